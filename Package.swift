@@ -1,0 +1,146 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Every Swift target gets the same strictness: Swift 6 language mode (the tools-version
+/// default) plus upcoming features that keep the API honest.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// Apple's Combine where it exists, OpenCombine elsewhere (what OpenCombineShim does).
+let openCombine: [Target.Dependency] = [
+    .product(name: "OpenCombineShim", package: "OpenCombine"),
+]
+
+let package = Package(
+    name: "ReactiveDiagnostics",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ReactiveDiagnostics", targets: ["ReactiveDiagnostics"]),
+        .library(name: "ReactiveDiagnosticsReport", targets: ["ReactiveDiagnosticsReport"]),
+        .library(name: "CombineDiagnostics", targets: ["CombineDiagnostics"]),
+        .library(name: "EffectDiagnostics", targets: ["EffectDiagnostics"]),
+        .library(name: "ReactiveDiagnosticsXCTest", targets: ["ReactiveDiagnosticsXCTest"]),
+        .library(name: "ReactiveDiagnosticsTesting", targets: ["ReactiveDiagnosticsTesting"]),
+        .executable(name: "reactive-diag", targets: ["reactive-diag"]),
+        .executable(name: "reactive-diag-benchmark", targets: ["reactive-diag-benchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: Capture layer: raw return addresses through libunwind, symbols on demand.
+        .systemLibrary(
+            name: "CLibunwind",
+            pkgConfig: "libunwind",
+            providers: [.apt(["libunwind-dev"])]
+        ),
+        .target(
+            name: "CReactiveDiagnostics",
+            dependencies: [.target(name: "CLibunwind", condition: .when(platforms: [.linux, .android]))],
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("unwind", .when(platforms: [.linux, .android]))]
+        ),
+
+        // MARK: Report schema, shared by the engine and the tool.
+        .target(name: "ReactiveDiagnosticsReport", swiftSettings: swiftSettings),
+
+        // MARK: Engine: ledger, grammar, findings, report. Foundation and the standard library only.
+        .target(
+            name: "ReactiveDiagnostics",
+            dependencies: ["CReactiveDiagnostics", "ReactiveDiagnosticsReport"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Adapters
+        .target(
+            name: "CombineDiagnostics",
+            dependencies: ["ReactiveDiagnostics"] + openCombine,
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EffectDiagnostics",
+            dependencies: ["ReactiveDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Test glue
+        .target(
+            name: "ReactiveDiagnosticsXCTest",
+            dependencies: ["ReactiveDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ReactiveDiagnosticsTesting",
+            dependencies: ["ReactiveDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tools
+        .target(
+            name: "ReactiveDiagTool",
+            dependencies: [
+                "ReactiveDiagnosticsReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/reactive-diag/ReactiveDiagTool",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "reactive-diag",
+            dependencies: ["ReactiveDiagTool"],
+            path: "Tools/reactive-diag/Main",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "reactive-diag-benchmark",
+            dependencies: ["ReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool"] + openCombine,
+            path: "Tools/Benchmarks",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "ReactiveDiagnosticsReportTests",
+            dependencies: ["ReactiveDiagnosticsReport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReactiveDiagnosticsTests",
+            dependencies: ["ReactiveDiagnostics"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CombineDiagnosticsTests",
+            dependencies: [
+                "CombineDiagnostics",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            ] + openCombine,
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EffectDiagnosticsTests",
+            dependencies: ["EffectDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReactiveDiagnosticsXCTestTests",
+            dependencies: ["ReactiveDiagnosticsXCTest"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReactiveDiagnosticsTestingTests",
+            dependencies: ["ReactiveDiagnosticsTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReactiveDiagToolTests",
+            dependencies: ["ReactiveDiagTool"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,61 @@
+// Capture layer of ReactiveDiagnostics: the few things Swift cannot call directly.
+//
+// * `rdiag_backtrace` is the hot path: raw return addresses, no symbols.
+// * Everything else (procedure names, image lookup, demangling) runs only when a report
+//   is written or a stack is shown, never per event.
+//
+// libunwind's `unw_getcontext`, `unw_init_local` and `unw_get_proc_name` are macros
+// (they expand to `_ULx86_64_*` symbols under UNW_LOCAL_ONLY), so Swift cannot call them;
+// this target wraps them.
+#ifndef CREACTIVEDIAGNOSTICS_H
+#define CREACTIVEDIAGNOSTICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Fills `buffer` with up to `depth` raw return addresses of the calling thread,
+/// innermost first. Returns how many were written. Async-signal-safe on Linux.
+int rdiag_backtrace(void *_Nonnull *_Nonnull buffer, int depth);
+
+/// Resolves the procedure containing `address` through a libunwind cursor.
+/// Works for internal, private and closure symbols (which `dladdr` misses).
+/// Writes the mangled name (NUL-terminated, possibly truncated) and the offset of
+/// `address` from the procedure's start. Returns 0 on success.
+int rdiag_proc_name(uintptr_t address, char *_Nonnull name, size_t name_capacity,
+                    uintptr_t *_Nonnull offset);
+
+/// Describes the loaded image containing `address`: its absolute path, its load bias
+/// (subtract it from an address to get the offset llvm-symbolizer expects) and, when
+/// the image carries one, its GNU build id as lowercase hex. Returns 0 on success.
+int rdiag_image_for_address(uintptr_t address,
+                            char *_Nonnull path, size_t path_capacity,
+                            uintptr_t *_Nonnull load_bias,
+                            char *_Nonnull build_id, size_t build_id_capacity);
+
+/// Demangles a Swift (`$s…`, `_T…`) or C++ (`_Z…`) symbol. Returns a malloc'd string
+/// the caller frees, or NULL when the symbol is not mangled or cannot be demangled.
+char *_Nullable rdiag_demangle(const char *_Nonnull symbol);
+
+/// The kernel's id for the calling thread (what `ps -L`, gdb and crash logs show).
+uint64_t rdiag_thread_id(void);
+
+/// 1 when the calling thread is the process's initial thread.
+int rdiag_is_process_main_thread(void);
+
+/// Writes the calling thread's name (may be empty). Returns 0 on success.
+int rdiag_thread_name(char *_Nonnull name, size_t capacity);
+
+/// Thread-local test attribution: the id of the test whose work this thread is doing,
+/// set by ReactiveDiagnostics around deliveries and scheduled actions (0 = none).
+uint32_t rdiag_current_test_get(void);
+void rdiag_current_test_set(uint32_t test);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+#include "CReactiveDiagnostics.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
+static _Thread_local uint32_t current_test = 0;
+
+uint32_t rdiag_current_test_get(void) { return current_test; }
+
+void rdiag_current_test_set(uint32_t test) { current_test = test; }
+
+uint64_t rdiag_thread_id(void) {
+#if defined(__linux__)
+    return (uint64_t)syscall(SYS_gettid);
+#else
+    uint64_t id = 0;
+    pthread_threadid_np(NULL, &id);
+    return id;
+#endif
+}
+
+int rdiag_is_process_main_thread(void) {
+#if defined(__linux__)
+    return syscall(SYS_gettid) == getpid();
+#else
+    return pthread_main_np() != 0;
+#endif
+}
+
+int rdiag_thread_name(char *name, size_t capacity) {
+    if (capacity == 0) {
+        return -1;
+    }
+    name[0] = 0;
+    return pthread_getname_np(pthread_self(), name, capacity);
+}

@@ -1,0 +1,129 @@
+import CReactiveDiagnostics
+import Foundation
+import ReactiveDiagnosticsReport
+import Synchronization
+
+/// Turns raw return addresses into ``SymbolizedFrame``s, caching every address it has seen.
+///
+/// Symbolization is slow (a libunwind procedure-name lookup costs tens of microseconds),
+/// so the engine runs it only when a report is written or a finding is shown, never
+/// per event. Function names come from a libunwind cursor placed at the address, which
+/// finds internal, private and closure symbols that `dladdr` cannot; Swift names are
+/// demangled with the runtime's `swift_demangle`, C++ names with `__cxa_demangle`.
+///
+/// ```swift
+/// let frames = Symbolizer.shared.symbolize(StackCapture.captureAddresses(depth: 8))
+/// print(frames.map(\.displayName).joined(separator: "\n"))
+/// ```
+public final class Symbolizer: Sendable {
+    /// The process-wide symbolizer (its cache is shared by every engine).
+    public static let shared = Symbolizer()
+
+    private let cache = Mutex([UInt: SymbolizedFrame]())
+    private let classifier: FrameClassifier
+
+    /// Creates a symbolizer using `classifier` to categorize frames.
+    public init(classifier: FrameClassifier = .shared) {
+        self.classifier = classifier
+    }
+
+    /// Symbolizes one return address.
+    public func symbolize(_ address: UInt) -> SymbolizedFrame {
+        if let cached = cache.withLock({ $0[address] }) {
+            return cached
+        }
+        let frame = resolve(address)
+        cache.withLock { $0[address] = frame }
+        return frame
+    }
+
+    /// Symbolizes return addresses, innermost first.
+    public func symbolize(_ addresses: [UInt]) -> [SymbolizedFrame] {
+        addresses.map { symbolize($0) }
+    }
+
+    /// Symbolizes addresses and drops the diagnostics library's own leading frames (and the
+    /// compiler glue among them), so the first frame is the code that called the library.
+    public func symbolizeDroppingOwnFrames(_ addresses: [UInt], id: StackID = .none) -> SymbolizedStack {
+        let frames = symbolize(addresses)
+        var dropped = 0
+        while dropped < frames.count {
+            let frame = frames[dropped]
+            let isGlue = frame.function.map(FrameClassifier.isGlue) ?? false
+            if frame.category == .diagnostics || (isGlue && Self.nextNonGlueIsOwn(frames, after: dropped)) {
+                dropped += 1
+            } else {
+                break
+            }
+        }
+        // A stack made only of our own frames (capture from inside the library): keep it whole.
+        if dropped == frames.count {
+            dropped = 0
+        }
+        return SymbolizedStack(id: id, frames: Array(frames[dropped...]), droppedFrames: dropped)
+    }
+
+    /// Number of addresses resolved so far.
+    public var cachedCount: Int {
+        cache.withLock { $0.count }
+    }
+
+    private static func nextNonGlueIsOwn(_ frames: [SymbolizedFrame], after index: Int) -> Bool {
+        for frame in frames[(index + 1)...] {
+            if let function = frame.function, FrameClassifier.isGlue(function) { continue }
+            return frame.category == .diagnostics
+        }
+        return false
+    }
+
+    private func resolve(_ address: UInt) -> SymbolizedFrame {
+        // Return addresses point after the call; look up the call instruction itself.
+        let lookup = address > 0 ? address - 1 : address
+        var symbol: String?
+        var symbolOffset: UInt?
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
+            var offset: UInt = 0
+            if rdiag_proc_name(lookup, buffer.baseAddress!, buffer.count, &offset) == 0 {
+                symbol = String(cString: buffer.baseAddress!)
+                symbolOffset = offset + 1
+            }
+        }
+        var imagePath: String?
+        var imageOffset: UInt?
+        var buildID: String?
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { path in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { build in
+                var bias: UInt = 0
+                if rdiag_image_for_address(lookup, path.baseAddress!, path.count, &bias, build.baseAddress!, build.count) == 0 {
+                    imagePath = String(cString: path.baseAddress!)
+                    imageOffset = address &- bias
+                    let id = String(cString: build.baseAddress!)
+                    buildID = id.isEmpty ? nil : id
+                }
+            }
+        }
+        let function = symbol.map(Demangler.demangle)
+        let module = function.flatMap(FrameClassifier.module(ofDemangled:))
+        let category = classifier.category(module: module, symbol: symbol, imagePath: imagePath)
+        return SymbolizedFrame(
+            address: address, imagePath: imagePath, imageBuildID: buildID, imageOffset: imageOffset,
+            symbol: symbol, function: function, symbolOffset: symbolOffset, module: module,
+            category: category)
+    }
+}
+
+/// Demangles Swift and C++ symbols through the runtime's own demanglers.
+///
+/// ```swift
+/// Demangler.demangle("$s4main3fooyyF")   // "main.foo() -> ()"
+/// ```
+public enum Demangler {
+    /// The demangled form of `symbol`, or `symbol` itself when it is not mangled.
+    public static func demangle(_ symbol: String) -> String {
+        guard let pointer = rdiag_demangle(symbol) else {
+            return symbol
+        }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+}

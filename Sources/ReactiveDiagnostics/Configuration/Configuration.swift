@@ -1,0 +1,144 @@
+import Foundation
+
+/// How the engine behaves: stack capture, policies, settling, the report.
+///
+/// Every setting can also come from an environment variable with the prefix
+/// `REACTIVE_DIAGNOSTICS_` (see ``init(environment:)``), so CI can change behaviour without
+/// touching code.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.stackDepth = 32
+/// configuration.policies.set(.record, for: .warning)
+/// configuration.settleTime = .milliseconds(800)
+/// DiagnosticsEngine.shared.configure(configuration)
+/// ```
+public struct Configuration: Sendable {
+    /// Master switch: when `false` adapters pass events through without checks.
+    public var isEnabled = true
+    /// Capture an allocation stack for every tracked resource.
+    public var capturesAllocationStacks = true
+    /// Capture the stack of every offending event (only on the slow path of a finding).
+    public var capturesEventStacks = true
+    /// Frames captured per stack (1…512).
+    public var stackDepth = StackCapture.defaultDepth
+    /// What each finding does.
+    public var policies = PolicyTable()
+    /// How long a test's end waits for deallocation and main-queue work before counting leaks.
+    public var settleTime: Duration = .milliseconds(500)
+    /// How often the settle loop looks again.
+    public var settlePollInterval: Duration = .milliseconds(25)
+    /// Where the report goes; `%p` becomes the process id, `%n` the process name.
+    public var reportPath = ".build/reactive-diagnostics/report-%n-%p.json"
+    /// Whether reports are written at all.
+    public var writesReport = true
+    /// Whether a summary is printed on standard error when the report is written.
+    public var printsSummary = true
+    /// Known findings to suppress.
+    public var suppressions = Suppressions()
+    /// Extra modules to fold like frameworks in stacks.
+    public var frameworkModules: [String] = []
+    /// Default threshold above which a scheduled action is a ``FindingKind/longAction``.
+    public var longActionThreshold: Duration = .milliseconds(250)
+    /// Findings kept in memory; more are counted as dropped.
+    public var maximumFindings = 1_000_000
+
+    /// Default configuration.
+    public init() {}
+
+    /// The environment variable prefix.
+    public static let environmentPrefix = "REACTIVE_DIAGNOSTICS_"
+
+    /// Reads the configuration from environment variables over the defaults.
+    ///
+    /// | variable | meaning | example |
+    /// |---|---|---|
+    /// | `REACTIVE_DIAGNOSTICS_ENABLED` | master switch | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_STACKS` | capture allocation stacks | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_EVENT_STACKS` | capture offending-event stacks | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_STACK_DEPTH` | frames per stack | `32` |
+    /// | `REACTIVE_DIAGNOSTICS_POLICY` | policies by severity or kind | `warning=fail,valueAfterCancel=ignore` |
+    /// | `REACTIVE_DIAGNOSTICS_SETTLE_MS` | settle time at test end | `1000` |
+    /// | `REACTIVE_DIAGNOSTICS_REPORT` | report path (`%p` pid, `%n` process name) | `/tmp/rd-%p.json` |
+    /// | `REACTIVE_DIAGNOSTICS_WRITE_REPORT` | write a report | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_SUMMARY` | print the summary on standard error | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_SUPPRESSIONS` | suppressions file | `.reactive-diagnostics-suppressions` |
+    /// | `REACTIVE_DIAGNOSTICS_FRAMEWORK_MODULES` | modules folded like frameworks | `MyKit,Vendor` |
+    /// | `REACTIVE_DIAGNOSTICS_LONG_ACTION_MS` | long-action threshold | `100` |
+    /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
+    ///
+    /// - Throws: ``ConfigurationError`` naming the variable whose value is not understood.
+    public init(environment: [String: String]) throws(ConfigurationError) {
+        self.init()
+        func value(_ name: String) -> String? {
+            environment[Self.environmentPrefix + name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func flag(_ name: String) throws(ConfigurationError) -> Bool? {
+            guard let text = value(name) else { return nil }
+            switch text.lowercased() {
+            case "1", "true", "yes", "on": return true
+            case "0", "false", "no", "off": return false
+            default:
+                throw ConfigurationError("\(Self.environmentPrefix)\(name)='\(text)' is not 1/0, true/false, yes/no or on/off")
+            }
+        }
+        func number(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+            guard let text = value(name) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw ConfigurationError(
+                    "\(Self.environmentPrefix)\(name)='\(text)' is not a whole number in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return number
+        }
+        if let enabled = try flag("ENABLED") { isEnabled = enabled }
+        if let stacks = try flag("STACKS") { capturesAllocationStacks = stacks }
+        if let stacks = try flag("EVENT_STACKS") { capturesEventStacks = stacks }
+        if let depth = try number("STACK_DEPTH", in: 1...StackCapture.maximumDepth) { stackDepth = depth }
+        if let policy = value("POLICY") {
+            do {
+                try policies.apply(policy)
+            } catch {
+                throw ConfigurationError("\(Self.environmentPrefix)POLICY: \(error.message)")
+            }
+        }
+        if let settle = try number("SETTLE_MS", in: 0...600_000) { settleTime = .milliseconds(settle) }
+        if let path = value("REPORT") { reportPath = path }
+        if let write = try flag("WRITE_REPORT") { writesReport = write }
+        if let summary = try flag("SUMMARY") { printsSummary = summary }
+        if let path = value("SUPPRESSIONS") {
+            suppressions = try Suppressions(contentsOf: URL(fileURLWithPath: path))
+        }
+        if let modules = value("FRAMEWORK_MODULES") {
+            frameworkModules = modules.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        if let threshold = try number("LONG_ACTION_MS", in: 1...3_600_000) {
+            longActionThreshold = .milliseconds(threshold)
+        }
+        if let maximum = try number("MAX_FINDINGS", in: 1...100_000_000) { maximumFindings = maximum }
+    }
+
+    /// The report path with `%p` and `%n` expanded for this process.
+    public var resolvedReportPath: String {
+        let process = ProcessInfo.processInfo
+        return reportPath
+            .replacingOccurrences(of: "%p", with: String(process.processIdentifier))
+            .replacingOccurrences(of: "%n", with: Self.sanitize(process.processName))
+    }
+
+    private static func sanitize(_ name: String) -> String {
+        String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+    }
+}
+
+/// A configuration value that is not understood. Its message names the setting.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What is wrong, naming the variable, file or entry.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

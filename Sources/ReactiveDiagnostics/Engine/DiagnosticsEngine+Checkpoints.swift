@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+import ReactiveDiagnosticsReport
+
+extension DiagnosticsEngine {
+    /// Starts a test: a new ledger epoch and, for serial runners, the process-wide test identity.
+    ///
+    /// - Parameters:
+    ///   - name: The test's name; it attributes resources and findings.
+    ///   - serial: `true` when only one test runs at a time (XCTest). Parallel runners
+    ///     (Swift Testing) pass `false` and bind ``TestIdentity/current`` themselves.
+    public func beginTest(named name: String, serial: Bool = true) -> TestCheckpoint {
+        let test = TestIdentity(name: name)
+        if serial {
+            TestIdentity.serialCurrent = test
+        }
+        return TestCheckpoint(test: test, epoch: ledger.advanceEpoch(), findingIndex: findingStore.count, isSerial: serial)
+    }
+
+    /// Ends a test: lets deallocation and main-queue work settle (bounded), turns what the
+    /// test left alive into lifetime findings, and returns every finding attributed to it
+    /// with suppressions and the test's allowances applied.
+    public func finishTest(_ checkpoint: TestCheckpoint, options: TestOptions = TestOptions()) -> TestOutcome {
+        let settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
+        recordLeaks(of: checkpoint)
+        evaluatePrematureCancels(test: checkpoint.test)
+        var findings: [Finding] = []
+        for finding in findingStore.after(checkpoint.findingIndex) where finding.test == checkpoint.test {
+            if options.allowedKinds.contains(finding.kind) {
+                suppress(finding, reason: "test allows \(finding.kind)")
+            } else {
+                applySuppressions(to: finding)
+            }
+            findings.append(latest(finding))
+        }
+        if checkpoint.isSerial, TestIdentity.serialCurrent == checkpoint.test {
+            TestIdentity.serialCurrent = .none
+        }
+        let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
+        tests.withLock { log in
+            log.records.append(TestRecord(
+                name: checkpoint.test.name ?? "", findings: outcome.unsuppressed.count, failed: !outcome.failures.isEmpty))
+        }
+        return outcome
+    }
+
+    /// Resources the test allocated that are still alive.
+    public func liveResources(of checkpoint: TestCheckpoint) -> [LiveResource] {
+        ledger.liveResources(test: checkpoint.test)
+    }
+
+    /// Waits (bounded by `limit`) until the test has nothing alive, draining the main queue
+    /// and sweeping deallocated objects. Returns how long it waited.
+    @discardableResult
+    public func settle(_ checkpoint: TestCheckpoint, for limit: Duration) -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: limit)
+        let poll = configuration.settlePollInterval
+        while true {
+            drainMainQueue(timeout: poll)
+            ledger.sweep()
+            if liveResources(of: checkpoint).isEmpty || clock.now >= deadline {
+                return clock.now - start
+            }
+            wait(poll)
+        }
+    }
+
+    private func wait(_ duration: Duration) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        if Thread.isMainThread {
+            // Let the main run loop (and the main queue it drains) make progress meanwhile.
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: seconds))
+        } else {
+            Thread.sleep(forTimeInterval: seconds)
+        }
+    }
+
+    /// Gives blocks already queued on the main queue a chance to run.
+    private func drainMainQueue(timeout: Duration) {
+        if Thread.isMainThread {
+            RunLoop.current.run(until: Date())
+            return
+        }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async { done.signal() }
+        let nanos = Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
+        _ = done.wait(timeout: .now() + .nanoseconds(nanos))
+    }
+
+    /// Records one lifetime finding per (kind, label, allocation site) the test left alive.
+    private func recordLeaks(of checkpoint: TestCheckpoint) {
+        struct Site: Hashable {
+            var kind: ResourceKind
+            var label: DiagnosticLabel
+            var stack: StackID
+        }
+        var sites: [Site: Int] = [:]
+        var order: [Site] = []
+        for resource in liveResources(of: checkpoint) {
+            let site = Site(kind: resource.kind, label: resource.label, stack: resource.stack)
+            if sites[site] == nil { order.append(site) }
+            sites[site, default: 0] += 1
+        }
+        for site in order {
+            let count = sites[site] ?? 1
+            let label = site.label.name
+            record(FindingDraft(
+                kind: site.kind.leakFindingKind,
+                message: Self.leakMessage(kind: site.kind, label: label, count: count),
+                label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
+                allocationStack: site.stack, capturesEventStack: false,
+                details: ["count": "\(count)", "resourceKind": site.kind.name]))
+        }
+    }
+
+    static func leakMessage(kind: ResourceKind, label: String, count: Int) -> String {
+        let named = label.isEmpty ? "" : " '\(label)'"
+        let many = count == 1 ? "" : "\(count) "
+        switch kind {
+        case .subscription:
+            return "\(many)subscription\(count == 1 ? "" : "s")\(named) still alive at the end of the test: never completed, failed or cancelled (a retain cycle, or a cancellable kept too long?)"
+        case .scheduledAction:
+            return "\(many)action\(count == 1 ? "" : "s") scheduled on\(named.isEmpty ? " a scheduler" : named) still pending at the end of the test"
+        case .timer:
+            return "\(many)repeating action\(count == 1 ? "" : "s") on\(named.isEmpty ? " a scheduler" : named) never cancelled: still active at the end of the test"
+        case .callback:
+            return "\(many)effect\(count == 1 ? "" : "s")\(named) never called back by the end of the test"
+        case .observer:
+            return "\(many)notification observer\(count == 1 ? "" : "s")\(named) never removed: still registered at the end of the test"
+        default:
+            return "\(many)\(kind.name)\(count == 1 ? "" : "s")\(named) still alive at the end of the test"
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+
+extension DiagnosticsEngine {
+    /// Records a finding: resolves its policy, captures the offending event's stack and
+    /// thread, attributes it to a test, and notifies observers (outside every lock).
+    ///
+    /// Under the ``FindingPolicy/trap`` policy an unsuppressed finding writes the report and
+    /// stops the process with `fatalError`, for a debugger to catch.
+    ///
+    /// - Returns: The finding, or `nil` when the in-memory limit was reached.
+    @discardableResult
+    public func record(_ draft: FindingDraft) -> Finding? {
+        let severity = draft.severity ?? draft.kind.defaultSeverity
+        let policy = configuration.policies.policy(for: draft.kind, severity: severity)
+        let eventStack: StackID
+        if draft.eventStack.isCaptured {
+            eventStack = draft.eventStack
+        } else if draft.capturesEventStack && policy != .ignore {
+            eventStack = captureEventStack()
+        } else {
+            eventStack = .none
+        }
+        let thread = ThreadInfo.current
+        let test = draft.test.isKnown ? draft.test : TestIdentity.resolve()
+        let time = elapsed
+        let finding = findingStore.append { id in
+            Finding(
+                id: id, kind: draft.kind, severity: severity, message: draft.message, label: draft.label,
+                resourceKind: draft.resourceKind, test: test, allocationStack: draft.allocationStack,
+                eventStack: eventStack, relatedStack: .none, thread: thread, otherThread: draft.otherThread,
+                time: time, details: draft.details, policy: policy,
+                suppressedBy: policy == .ignore ? "policy:ignore" : nil)
+        }
+        if let finding, policy == .trap, applySuppressions(to: finding) == nil {
+            let text = describe(finding)
+            StandardError.write("ReactiveDiagnostics: trapping on finding (policy trap):\n\(text)\n")
+            _ = try? writeReport()
+            fatalError("ReactiveDiagnostics: \(finding.kind): \(finding.message)")
+        }
+        return finding
+    }
+
+    /// Adds the calling thread's stack and identity to a recorded finding (the other side
+    /// of a concurrent delivery).
+    func attachRelatedStack(toFinding id: Int, thread: ThreadInfo) {
+        let stack = captureEventStack()
+        findingStore.update(id) { finding in
+            finding.relatedStack = stack
+            finding.otherThread = thread
+        }
+    }
+
+    /// Every finding so far, in order.
+    public func findings() -> [Finding] {
+        findingStore.all()
+    }
+
+    /// Findings attributed to `test`.
+    public func findings(for test: TestIdentity) -> [Finding] {
+        findingStore.all().filter { $0.test == test }
+    }
+
+    /// How many findings were recorded.
+    public var findingCount: Int {
+        findingStore.count
+    }
+
+    /// Adds an observer of new findings (the crash journal uses this).
+    public func addFindingObserver(_ observer: any FindingObserver) {
+        findingStore.addObserver(observer)
+    }
+
+    /// Removes an observer added with ``addFindingObserver(_:)``.
+    public func removeFindingObserver(_ observer: any FindingObserver) {
+        findingStore.removeObserver(observer)
+    }
+
+    /// Forgets every finding (for tests of the library itself; the ledger is kept).
+    public func removeAllFindings() {
+        findingStore.removeAll()
+        fingerprints.withLock { $0.removeAll() }
+    }
+
+    // MARK: Fingerprints
+
+    /// A stable identity for a finding: a hash of its kind, label and symbolized frames
+    /// (the user's frames of the allocation stack, or of the event stack when no allocation
+    /// stack was captured). Never depends on raw addresses, so it survives rebuilds and ASLR.
+    public func fingerprint(of finding: Finding) -> String {
+        if let cached = fingerprints.withLock({ $0[finding.id] }) {
+            return cached
+        }
+        let value = fingerprint(kind: finding.kind, label: finding.label,
+                                stack: finding.allocationStack.isCaptured ? finding.allocationStack : finding.eventStack)
+        fingerprints.withLock { $0[finding.id] = value }
+        return value
+    }
+
+    func fingerprint(kind: FindingKind, label: String?, stack: StackID) -> String {
+        var hash = FNV1a64()
+        hash.combine(kind.rawValue)
+        hash.combine(label ?? "")
+        if stack.isCaptured {
+            let frames = symbolize(stack).frames
+            let user = frames.filter { $0.category == .user }
+            let chosen = user.isEmpty ? frames.filter { $0.category != .system } : user
+            for frame in chosen.prefix(4) {
+                hash.combine(frame.function ?? frame.module ?? "?")
+            }
+        }
+        return hash.hex
+    }
+
+    // MARK: Suppressions
+
+    /// Checks a finding against the configured suppressions; marks it suppressed when one
+    /// matches and returns the rule (or the existing suppression).
+    @discardableResult
+    public func applySuppressions(to finding: Finding) -> String? {
+        if let existing = findingStore.finding(finding.id)?.suppressedBy {
+            return existing
+        }
+        let rules = configuration.suppressions
+        guard !rules.rules.isEmpty else { return nil }
+        guard let rule = rules.match(kind: finding.kind, texts: suppressionTexts(for: finding)) else {
+            return nil
+        }
+        let name = rule.description
+        findingStore.update(finding.id) { $0.suppressedBy = name }
+        return name
+    }
+
+    /// Marks a finding suppressed for a reason of the caller's (a per-test allowance).
+    public func suppress(_ finding: Finding, reason: String) {
+        findingStore.update(finding.id) { finding in
+            if finding.suppressedBy == nil {
+                finding.suppressedBy = reason
+            }
+        }
+    }
+
+    func suppressionTexts(for finding: Finding) -> [String] {
+        var texts: [String] = []
+        if let label = finding.label {
+            texts.append(label)
+        }
+        for stack in [finding.allocationStack, finding.eventStack] where stack.isCaptured {
+            for frame in symbolize(stack).frames {
+                if let function = frame.function { texts.append(function) }
+                if let module = frame.module { texts.append(module) }
+                if let image = frame.imagePath { texts.append(image) }
+            }
+        }
+        return texts
+    }
+
+    /// The latest state of a finding (suppression and related stack may have changed).
+    public func latest(_ finding: Finding) -> Finding {
+        findingStore.finding(finding.id) ?? finding
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import ReactiveDiagnosticsReport
+import Synchronization
+
+/// The hub of ReactiveDiagnostics: stacks, the resource ledger, findings, scheduler probes
+/// and the report.
+///
+/// Adapters (Combine, RxSwift, callbacks) feed it; test glue asks it, at the end of each
+/// test, what that test left behind; the report is written from it when the run ends.
+/// Most code uses ``shared``, configured from `REACTIVE_DIAGNOSTICS_*` environment variables;
+/// tests of the library itself can make private engines.
+///
+/// ```swift
+/// let engine = DiagnosticsEngine.shared
+/// let checkpoint = engine.beginTest(named: "FeedTests.testRefresh()")
+/// // … run code that uses diagnosed streams …
+/// let outcome = engine.finishTest(checkpoint)
+/// for finding in outcome.failures {
+///     print(engine.describe(finding))        // message plus symbolized stacks
+/// }
+/// try engine.writeReport()
+/// ```
+public final class DiagnosticsEngine: Sendable {
+    /// The process-wide engine, configured from the environment at first use. A variable
+    /// that is not understood is named on standard error and the default is used instead.
+    public static let shared: DiagnosticsEngine = {
+        let configuration: Configuration
+        do {
+            configuration = try Configuration(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            StandardError.write("ReactiveDiagnostics: ignoring environment configuration: \(error)\n")
+            configuration = Configuration()
+        }
+        return DiagnosticsEngine(configuration: configuration)
+    }()
+
+    /// Every distinct captured stack.
+    public let stacks = StackInterner()
+    /// Live resources.
+    public let ledger = ResourceLedger()
+    /// Symbolizes stacks (shared cache).
+    public let symbolizer: Symbolizer
+    /// When the engine was created.
+    public let startDate = Date()
+
+    let findingStore: FindingStore
+    let startUptime = DispatchTime.now().uptimeNanoseconds
+    private let settings: Mutex<Configuration>
+    private let hotEnabled: Atomic<Bool>
+    private let hotStackDepth: Atomic<Int>
+    private let hotEventStacks: Atomic<Bool>
+    let probes = Mutex([SchedulerProbe]())
+    let premature = PrematureCancelLedger()
+    let tests = Mutex(TestLog())
+    let fingerprints = Mutex([Int: String]())
+
+    /// Creates an engine.
+    public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
+        self.symbolizer = symbolizer
+        settings = Mutex(configuration)
+        hotEnabled = Atomic(configuration.isEnabled)
+        hotStackDepth = Atomic(configuration.capturesAllocationStacks ? configuration.stackDepth : 0)
+        hotEventStacks = Atomic(configuration.capturesEventStacks)
+        findingStore = FindingStore(capacity: configuration.maximumFindings)
+        FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
+        MainQueue.install()
+    }
+
+    /// The current configuration.
+    public var configuration: Configuration {
+        settings.withLock { $0 }
+    }
+
+    /// Replaces the configuration. Resources and findings already recorded are kept.
+    public func configure(_ configuration: Configuration) {
+        settings.withLock { $0 = configuration }
+        hotEnabled.store(configuration.isEnabled, ordering: .relaxed)
+        hotStackDepth.store(configuration.capturesAllocationStacks ? configuration.stackDepth : 0, ordering: .relaxed)
+        hotEventStacks.store(configuration.capturesEventStacks, ordering: .relaxed)
+        FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
+    }
+
+    /// Changes part of the configuration.
+    ///
+    /// ```swift
+    /// DiagnosticsEngine.shared.updateConfiguration { $0.stackDepth = 16 }
+    /// ```
+    public func updateConfiguration(_ change: (inout Configuration) -> Void) {
+        var copy = configuration
+        change(&copy)
+        configure(copy)
+    }
+
+    /// Whether adapters should check and track at all (the master switch).
+    @inline(__always)
+    public var isEnabled: Bool {
+        hotEnabled.load(ordering: .relaxed)
+    }
+
+    /// Seconds since the engine started.
+    var elapsed: Double {
+        Double(DispatchTime.now().uptimeNanoseconds &- startUptime) / 1e9
+    }
+
+    // MARK: Stacks
+
+    /// Captures the caller's stack for a resource being allocated, if allocation stacks are on.
+    @inline(never)
+    public func captureAllocationStack() -> StackID {
+        let depth = hotStackDepth.load(ordering: .relaxed)
+        guard depth > 0 else { return .none }
+        return StackCapture.capture(depth: depth, into: stacks)
+    }
+
+    /// Captures the caller's stack at depth `depth` regardless of configuration.
+    @inline(never)
+    public func captureStack(depth: Int = StackCapture.defaultDepth) -> StackID {
+        StackCapture.capture(depth: depth, into: stacks)
+    }
+
+    @inline(never)
+    func captureEventStack() -> StackID {
+        guard hotEventStacks.load(ordering: .relaxed) else { return .none }
+        let depth = hotStackDepth.load(ordering: .relaxed)
+        return StackCapture.capture(depth: depth > 0 ? depth : StackCapture.defaultDepth, into: stacks)
+    }
+
+    /// A stack symbolized, with the library's own leading frames dropped.
+    public func symbolize(_ stack: StackID) -> SymbolizedStack {
+        symbolizer.symbolizeDroppingOwnFrames(stacks.addresses(of: stack), id: stack)
+    }
+
+    // MARK: Factories
+
+    /// A grammar checker for one new subscription: captures its allocation stack now and
+    /// registers it as live.
+    public func makeStreamMonitor(
+        label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init()
+    ) -> StreamMonitor {
+        StreamMonitor(engine: self, label: label, contract: contract, options: options)
+    }
+
+    /// A probe for a diagnostic scheduler; its statistics appear in the report.
+    public func makeSchedulerProbe(
+        label: String, expectation: ThreadExpectation? = nil, longActionThreshold: Duration? = nil
+    ) -> SchedulerProbe {
+        let probe = SchedulerProbe(
+            engine: self, label: DiagnosticLabel(label), expectation: expectation,
+            longActionThreshold: longActionThreshold ?? configuration.longActionThreshold)
+        probes.withLock { $0.append(probe) }
+        return probe
+    }
+
+    /// Registers a live resource of any kind (for adapters without a stream or scheduler).
+    ///
+    /// ```swift
+    /// let token = engine.track(.observer, label: "keyboard")   // allocation stack captured here
+    /// // …
+    /// engine.untrack(token)
+    /// ```
+    public func track(_ kind: ResourceKind, label: String) -> ResourceToken {
+        ledger.register(kind: kind, label: DiagnosticLabel(label), stack: captureAllocationStack(), test: TestIdentity.resolve())
+    }
+
+    /// Ends a resource registered with ``track(_:label:)``.
+    @discardableResult
+    public func untrack(_ token: ResourceToken) -> Bool {
+        ledger.unregister(token)
+    }
+
+    /// Statistics of every scheduler probe.
+    public func schedulerSummaries() -> [SchedulerSummary] {
+        probes.withLock { $0 }.map { $0.summary() }
+    }
+}
+
+/// The list of tests run, for the report.
+struct TestLog {
+    var records: [TestRecord] = []
+}
+
+/// Writes human output to standard error (standard output belongs to the test runner).
+enum StandardError {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

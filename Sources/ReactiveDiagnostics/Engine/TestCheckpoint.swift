@@ -1,0 +1,51 @@
+/// The state of the engine when a test started; hand it to ``DiagnosticsEngine/finishTest(_:options:)``.
+public struct TestCheckpoint: Sendable, Hashable {
+    /// The test.
+    public let test: TestIdentity
+    /// The ledger epoch the test started.
+    public let epoch: UInt32
+    /// How many findings existed when it started.
+    public let findingIndex: Int
+    /// Whether the test owns the process-wide serial test identity (XCTest).
+    public let isSerial: Bool
+}
+
+/// Per-test adjustments: allowed finding kinds and settle time.
+///
+/// ```swift
+/// var options = TestOptions()
+/// options.allowedKinds = [.valueAfterCancel, .longAction]
+/// options.settleTime = .seconds(2)      // slow deallocation in this test
+/// ```
+public struct TestOptions: Sendable, Hashable {
+    /// Kinds this test tolerates: recorded as suppressed, never failing the test.
+    public var allowedKinds: Set<FindingKind>
+    /// Overrides the configured settle time.
+    public var settleTime: Duration?
+
+    /// No allowances, the configured settle time.
+    public init(allowedKinds: Set<FindingKind> = [], settleTime: Duration? = nil) {
+        self.allowedKinds = allowedKinds
+        self.settleTime = settleTime
+    }
+}
+
+/// What a finished test left behind.
+public struct TestOutcome: Sendable {
+    /// The test.
+    public let test: TestIdentity
+    /// Every finding attributed to it, suppressed ones included.
+    public let findings: [Finding]
+    /// How long the end-of-test settle waited.
+    public let settleDuration: Duration
+
+    /// The findings that fail the test (policy `fail`/`trap`, not suppressed).
+    public var failures: [Finding] {
+        findings.filter(\.failsTest)
+    }
+
+    /// Findings that are not suppressed.
+    public var unsuppressed: [Finding] {
+        findings.filter { $0.suppressedBy == nil }
+    }
+}

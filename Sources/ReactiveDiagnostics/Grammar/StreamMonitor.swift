@@ -1,0 +1,424 @@
+import CReactiveDiagnostics
+import Synchronization
+
+/// The grammar checker of one stream (one subscription), fed by an adapter.
+///
+/// A monitor checks `next* (finished | failure)` with Reactive Streams' subscription and
+/// demand rules, serial delivery, and an optional ``StreamContract``. It is registered in
+/// the ledger as a live resource from creation until the stream terminates, is cancelled,
+/// or the monitor is deallocated.
+///
+/// Adapters bracket each delivery so that deliveries overlapping on two threads, or
+/// re-entering on one, are seen:
+///
+/// ```swift
+/// let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("refresh"))
+/// monitor.receivedSubscription()
+/// monitor.requested(.unlimited)
+/// let delivery = monitor.willDeliverValue()
+/// let more = downstream.receive(value)            // user code runs outside every lock
+/// monitor.didDeliverValue(delivery, additionalDemand: .max(more))
+/// let end = monitor.willTerminate(failure: nil)
+/// downstream.receive(completion: .finished)
+/// monitor.didTerminate(end)
+/// ```
+///
+/// The hot path (a value) is one compare-and-swap to claim delivery, a few relaxed loads
+/// and stores, and, for bounded demand, one atomic decrement. Findings (rare) capture the
+/// offending stack and take the findings lock.
+public final class StreamMonitor: Sendable {
+    /// What the monitor checks and how it appears in the ledger.
+    public struct Options: Sendable {
+        /// Check demand (Combine, Reactive Streams); `false` for frameworks without it (RxSwift).
+        public var tracksDemand: Bool
+        /// Expect a subscription signal before events; `false` for frameworks without one.
+        public var expectsSubscription: Bool
+        /// The ledger kind of the stream.
+        public var resourceKind: ResourceKind
+        /// Demangled-name fragments that, found in the stack of a cancel that comes before any
+        /// value, mean the cancellable was released rather than cancelled on purpose (for
+        /// Combine: `AnyCancellable.deinit`). Empty turns the check off.
+        public var prematureCancellationMarkers: [String]
+
+        /// Creates options; the defaults suit Combine-like streams.
+        public init(
+            tracksDemand: Bool = true, expectsSubscription: Bool = true, resourceKind: ResourceKind = .subscription,
+            prematureCancellationMarkers: [String] = []
+        ) {
+            self.tracksDemand = tracksDemand
+            self.expectsSubscription = expectsSubscription
+            self.resourceKind = resourceKind
+            self.prematureCancellationMarkers = prematureCancellationMarkers
+        }
+    }
+
+    /// Where the stream is in its life.
+    public enum State: UInt8, Sendable {
+        /// Created, no subscription yet.
+        case awaitingSubscription
+        /// Subscribed, delivering.
+        case active
+        /// Finished normally.
+        case finished
+        /// Failed.
+        case failed
+        /// Cancelled by its subscriber.
+        case cancelled
+
+        var isTerminal: Bool { self == .finished || self == .failed }
+    }
+
+    /// The result of ``willDeliverValue()`` / ``willTerminate(failure:)``; hand it back to the
+    /// matching `did…` call.
+    public struct Delivery: Sendable {
+        fileprivate enum Claim: UInt8 { case owner, reentrant, concurrent }
+        fileprivate let claim: Claim
+        fileprivate let previousTest: UInt32
+    }
+
+    /// The engine findings go to.
+    public let engine: DiagnosticsEngine
+    /// The stream's label.
+    public let label: DiagnosticLabel
+    /// The declared contract, if any.
+    public let contract: StreamContract?
+    /// What is checked.
+    public let options: Options
+    /// Where the subscription was made.
+    public let allocationStack: StackID
+    /// The test that made it.
+    public let test: TestIdentity
+    /// The ledger token.
+    public let token: ResourceToken
+
+    private let phase = Atomic<UInt8>(State.awaitingSubscription.rawValue)
+    private let demand = Atomic<Int>(0)
+    private let owner = Atomic<UInt>(0)
+    private let values = Atomic<Int>(0)
+    private let pendingPeerFinding = Atomic<Int>(0)
+
+    init(engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, options: Options) {
+        self.engine = engine
+        self.label = label
+        self.contract = contract
+        self.options = options
+        let stack = engine.captureAllocationStack()
+        allocationStack = stack
+        let test = TestIdentity.resolve()
+        self.test = test
+        token = engine.ledger.register(kind: options.resourceKind, label: label, stack: stack, test: test)
+        if !options.expectsSubscription {
+            phase.store(State.active.rawValue, ordering: .relaxed)
+            demand.store(Int.max, ordering: .relaxed)
+        }
+    }
+
+    deinit {
+        // Torn down without a terminal event or cancel: nothing is alive any more.
+        engine.ledger.unregister(token)
+    }
+
+    /// The stream's state now.
+    public var state: State {
+        State(rawValue: phase.load(ordering: .relaxed)) ?? .active
+    }
+
+    /// Values delivered so far.
+    public var valuesDelivered: Int {
+        values.load(ordering: .relaxed)
+    }
+
+    /// Outstanding demand (`nil` when unlimited).
+    public var outstandingDemand: Int? {
+        let value = demand.load(ordering: .relaxed)
+        return value == Int.max ? nil : value
+    }
+
+    private var name: String {
+        let text = label.name
+        return text.isEmpty ? "stream" : "'\(text)'"
+    }
+
+    // MARK: Subscription and demand
+
+    /// The subscriber received its subscription.
+    public func receivedSubscription() {
+        let (exchanged, original) = phase.compareExchange(
+            expected: State.awaitingSubscription.rawValue, desired: State.active.rawValue, ordering: .acquiringAndReleasing)
+        if !exchanged {
+            let state = State(rawValue: original) ?? .active
+            report(.duplicateSubscription,
+                   "\(name) received a second subscription while \(Self.describe(state)); the subscriber must cancel it (Reactive Streams 2.5)",
+                   details: ["state": "\(state)"])
+        }
+    }
+
+    /// The subscriber requested more values.
+    public func requested(_ more: StreamDemand) {
+        let current = State(rawValue: phase.load(ordering: .relaxed)) ?? .active
+        if case .max(let count) = more, count <= 0 {
+            report(.invalidDemand, "\(name) was asked for \(count) values; a request must be positive (Reactive Streams 3.9)",
+                   details: ["demand": "\(count)"])
+            return
+        }
+        if current.isTerminal {
+            report(.requestAfterTermination, "\(name) was asked for \(more) after it \(Self.describe(current))",
+                   details: ["demand": "\(more)"])
+            return
+        }
+        guard options.tracksDemand else { return }
+        addDemand(more.stored)
+    }
+
+    @inline(__always)
+    private func addDemand(_ amount: Int) {
+        guard amount > 0 else { return }
+        var current = demand.load(ordering: .relaxed)
+        while current != Int.max {
+            let (sum, overflow) = current.addingReportingOverflow(amount)
+            let next = overflow || amount == Int.max ? Int.max : sum
+            let (exchanged, original) = demand.weakCompareExchange(expected: current, desired: next, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    // MARK: Values
+
+    /// A value is about to be delivered downstream. Checks grammar, demand, serial delivery
+    /// and the contract; records findings for violations; never blocks.
+    @inline(__always)
+    public func willDeliverValue() -> Delivery {
+        let claim = claimDelivery(event: "a value")
+        let current = State(rawValue: phase.load(ordering: .relaxed)) ?? .active
+        if current != .active {
+            reportValueOutsideActive(current)
+        } else if options.tracksDemand {
+            consumeDemand()
+        }
+        let count: Int
+        if claim == .concurrent {
+            count = values.wrappingAdd(1, ordering: .relaxed).newValue
+        } else {
+            count = values.load(ordering: .relaxed) + 1
+            values.store(count, ordering: .relaxed)
+        }
+        if let contract {
+            checkValue(count: count, contract: contract)
+        }
+        return Delivery(claim: claim, previousTest: enterTest())
+    }
+
+    /// The downstream returned from a value; `additionalDemand` is what it asked for in return.
+    @inline(__always)
+    public func didDeliverValue(_ delivery: Delivery, additionalDemand: StreamDemand = .none) {
+        if options.tracksDemand, case .max(let extra) = additionalDemand, extra == 0 {
+            // Nothing more requested: the common bounded case.
+        } else if options.tracksDemand {
+            addDemand(additionalDemand.stored)
+        }
+        release(delivery)
+    }
+
+    @inline(__always)
+    private func consumeDemand() {
+        var current = demand.load(ordering: .relaxed)
+        while current != Int.max {
+            if current <= 0 {
+                report(.demandExceeded,
+                       "\(name) delivered a value nobody requested (value \(values.load(ordering: .relaxed) + 1)); publishers must not exceed demand (Reactive Streams 1.1)",
+                       details: ["outstandingDemand": "\(current)"])
+                return
+            }
+            let (exchanged, original) = demand.weakCompareExchange(
+                expected: current, desired: current - 1, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    private func reportValueOutsideActive(_ state: State) {
+        switch state {
+        case .awaitingSubscription:
+            report(.eventBeforeSubscription, "\(name) delivered a value before its subscription (Reactive Streams 1.9)")
+        case .finished, .failed:
+            report(.valueAfterTermination,
+                   "\(name) delivered a value after it \(Self.describe(state)); the grammar is next* (finished | failure)",
+                   details: ["state": "\(state)"])
+        case .cancelled:
+            report(.valueAfterCancel,
+                   "\(name) delivered a value after it was cancelled (legal while in flight, Reactive Streams 1.8)")
+        case .active:
+            break
+        }
+    }
+
+    private func checkValue(count: Int, contract: StreamContract) {
+        if let range = contract.values, count > range.upperBound {
+            report(.contractViolation,
+                   "\(name) delivered value \(count) but its contract allows at most \(range.upperBound)",
+                   details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description])
+        }
+        if let delivery = contract.delivery, !delivery.isSatisfied() {
+            report(.wrongThread, "\(name) delivered a value off the \(delivery)",
+                   details: ["expected": delivery.description, "event": "value"])
+        }
+    }
+
+    // MARK: Termination and cancel
+
+    /// A finished (`failure == nil`) or failure event is about to be delivered downstream.
+    ///
+    /// - Parameter failure: A description of the error, or `nil` for normal completion.
+    public func willTerminate(failure: String?) -> Delivery {
+        let claim = claimDelivery(event: failure == nil ? "completion" : "a failure")
+        let target: State = failure == nil ? .finished : .failed
+        var current = phase.load(ordering: .relaxed)
+        while true {
+            let state = State(rawValue: current) ?? .active
+            if state.isTerminal {
+                report(.duplicateTermination,
+                       "\(name) \(failure == nil ? "finished" : "failed") again after it \(Self.describe(state)); at most one terminal event is allowed",
+                       details: ["state": "\(state)", "event": "\(target)"])
+                break
+            }
+            if state == .cancelled {
+                // Completion racing a cancel is legal; nothing to check.
+                break
+            }
+            let (exchanged, original) = phase.weakCompareExchange(
+                expected: current, desired: target.rawValue, ordering: .acquiringAndReleasing)
+            if !exchanged {
+                current = original
+                continue
+            }
+            if state == .awaitingSubscription {
+                report(.eventBeforeSubscription,
+                       "\(name) \(failure == nil ? "finished" : "failed") before its subscription (Reactive Streams 1.9)")
+            }
+            engine.ledger.unregister(token)
+            if let contract {
+                checkTermination(target, failure: failure, contract: contract)
+            }
+            break
+        }
+        return Delivery(claim: claim, previousTest: enterTest())
+    }
+
+    /// The downstream returned from the terminal event.
+    public func didTerminate(_ delivery: Delivery) {
+        release(delivery)
+    }
+
+    private func checkTermination(_ state: State, failure: String?, contract: StreamContract) {
+        let count = values.load(ordering: .relaxed)
+        if contract.termination == .forbidden {
+            report(.contractViolation, "\(name) \(state == .failed ? "failed" : "finished") but its contract says it must not terminate",
+                   details: ["rule": "termination", "expected": "never terminates", "actual": "\(state)", "contract": contract.description])
+        }
+        if state == .failed, !contract.allowsFailure {
+            report(.contractViolation, "\(name) failed (\(failure ?? "error")) but its contract does not allow failure",
+                   details: ["rule": "failure", "expected": "no failure", "actual": failure ?? "failure", "contract": contract.description])
+        }
+        if state == .finished, let range = contract.values, count < range.lowerBound {
+            report(.contractViolation,
+                   "\(name) finished after \(count) value(s) but its contract requires at least \(range.lowerBound)",
+                   details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description])
+        }
+        if let delivery = contract.delivery, !delivery.isSatisfied() {
+            report(.wrongThread, "\(name) delivered its \(state == .failed ? "failure" : "completion") off the \(delivery)",
+                   details: ["expected": delivery.description, "event": "\(state)"])
+        }
+    }
+
+    /// The subscriber cancelled.
+    ///
+    /// - Parameter checkPremature: look for a cancel caused by releasing the cancellable
+    ///   before any value (see ``Options/prematureCancellationMarkers``).
+    public func cancelled(checkPremature: Bool = true) {
+        var current = phase.load(ordering: .relaxed)
+        while true {
+            let state = State(rawValue: current) ?? .active
+            guard state == .active || state == .awaitingSubscription else { return }
+            let (exchanged, original) = phase.weakCompareExchange(
+                expected: current, desired: State.cancelled.rawValue, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            current = original
+        }
+        engine.ledger.unregister(token)
+        if checkPremature, !options.prematureCancellationMarkers.isEmpty, values.load(ordering: .relaxed) == 0 {
+            engine.notePossiblePrematureCancel(of: self)
+        }
+    }
+
+    // MARK: Serial delivery
+
+    @inline(__always)
+    private func claimDelivery(event: String) -> Delivery.Claim {
+        let me = currentThreadToken()
+        let (exchanged, original) = owner.compareExchange(expected: 0, desired: me, ordering: .acquiring)
+        if exchanged {
+            return .owner
+        }
+        if original == me {
+            report(.reentrantDelivery,
+                   "\(name) received \(event) while it was still handling a previous one on the same thread (re-entrant delivery)",
+                   details: ["event": event])
+            return .reentrant
+        }
+        let id = report(.concurrentDelivery,
+                        "\(name) received \(event) on one thread while another thread was still delivering to it; signals must be serial (Reactive Streams 1.3)",
+                        details: ["event": event])
+        if let id {
+            pendingPeerFinding.store(id, ordering: .relaxed)
+        }
+        return .concurrent
+    }
+
+    @inline(__always)
+    private func release(_ delivery: Delivery) {
+        restoreTest(delivery.previousTest)
+        guard delivery.claim == .owner else { return }
+        if pendingPeerFinding.load(ordering: .relaxed) != 0 {
+            let finding = pendingPeerFinding.exchange(0, ordering: .relaxed)
+            if finding != 0 {
+                // We were the other thread of a concurrent delivery: add our side of the story.
+                engine.attachRelatedStack(toFinding: finding, thread: .current)
+            }
+        }
+        owner.store(0, ordering: .releasing)
+    }
+
+    @inline(__always)
+    private func enterTest() -> UInt32 {
+        guard test.isKnown else { return 0 }
+        let previous = rdiag_current_test_get()
+        rdiag_current_test_set(test.rawValue)
+        return previous
+    }
+
+    @inline(__always)
+    private func restoreTest(_ previous: UInt32) {
+        guard test.isKnown else { return }
+        rdiag_current_test_set(previous)
+    }
+
+    // MARK: Findings
+
+    @discardableResult
+    private func report(_ kind: FindingKind, _ message: String, details: [String: String] = [:]) -> Int? {
+        engine.record(FindingDraft(
+            kind: kind, message: message, label: label.name, resourceKind: options.resourceKind, test: test,
+            allocationStack: allocationStack, details: details))?.id
+    }
+
+    private static func describe(_ state: State) -> String {
+        switch state {
+        case .awaitingSubscription: return "was awaiting its subscription"
+        case .active: return "was active"
+        case .finished: return "finished"
+        case .failed: return "failed"
+        case .cancelled: return "was cancelled"
+        }
+    }
+}

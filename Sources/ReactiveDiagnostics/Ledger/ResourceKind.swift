@@ -1,0 +1,110 @@
+import Synchronization
+
+/// The kind of a tracked live resource: subscription, scheduled action, timer, observer…
+///
+/// Kinds are interned to a one-byte index so the ledger stays compact; define your own with
+/// ``named(_:)``.
+///
+/// ```swift
+/// let kind = ResourceKind.named("socket")
+/// assert(kind == ResourceKind.named("socket") && kind.leakFindingKind == .leakedResource)
+/// ```
+public struct ResourceKind: Hashable, Sendable, CustomStringConvertible {
+    /// The index in the kind table.
+    let index: UInt8
+
+    private static let table = Mutex<[String]>([
+        "subscription", "subscriber", "cancellable", "scheduledAction", "timer", "callback", "observer",
+    ])
+
+    /// The most kinds that can exist in one process.
+    public static let maximumCount = 64
+
+    /// A stream's subscription (alive until it terminates or is cancelled).
+    public static let subscription = ResourceKind(index: 0)
+    /// A subscriber or observer object.
+    public static let subscriber = ResourceKind(index: 1)
+    /// A cancellable or disposable.
+    public static let cancellable = ResourceKind(index: 2)
+    /// A one-shot scheduled action (alive until it runs or is cancelled).
+    public static let scheduledAction = ResourceKind(index: 3)
+    /// A repeating action or timer (alive until cancelled).
+    public static let timer = ResourceKind(index: 4)
+    /// An effect waiting for its callback.
+    public static let callback = ResourceKind(index: 5)
+    /// A notification observer (alive until removed).
+    public static let observer = ResourceKind(index: 6)
+
+    init(index: UInt8) {
+        self.index = index
+    }
+
+    /// The kind named `name`, created on first use.
+    ///
+    /// - Precondition: fewer than ``maximumCount`` kinds exist.
+    public static func named(_ name: String) -> ResourceKind {
+        table.withLock { names in
+            if let index = names.firstIndex(of: name) {
+                return ResourceKind(index: UInt8(index))
+            }
+            precondition(names.count < maximumCount, "ReactiveDiagnostics supports at most \(maximumCount) resource kinds")
+            names.append(name)
+            return ResourceKind(index: UInt8(names.count - 1))
+        }
+    }
+
+    /// The kind's name.
+    public var name: String {
+        Self.table.withLock { $0[Int(index)] }
+    }
+
+    public var description: String { name }
+
+    /// The finding made when a resource of this kind is still alive at its test's end.
+    public var leakFindingKind: FindingKind {
+        switch self {
+        case .subscription: return .leakedSubscription
+        case .scheduledAction: return .pendingAction
+        case .timer: return .uncancelledTimer
+        case .callback: return .callbackNeverCalled
+        case .observer: return .observerNotRemoved
+        default: return .leakedResource
+        }
+    }
+
+    static var allNames: [String] {
+        table.withLock { $0 }
+    }
+}
+
+/// An interned label for streams, schedulers and resources.
+///
+/// Intern a label once (when building an operator) and reuse it for every subscription:
+/// registering a resource then costs no string work.
+///
+/// ```swift
+/// let label = DiagnosticLabel("refresh")
+/// assert(label.name == "refresh")
+/// ```
+public struct DiagnosticLabel: Hashable, Sendable, CustomStringConvertible {
+    private static let table = InternTable()
+
+    /// The interned id (0 for the empty label).
+    public let id: UInt32
+
+    /// Interns `name`.
+    public init(_ name: String) {
+        id = name.isEmpty ? 0 : Self.table.id(for: name)
+    }
+
+    init(id: UInt32) {
+        self.id = id
+    }
+
+    /// The label text.
+    public var name: String {
+        Self.table.name(for: id) ?? ""
+    }
+
+    public var description: String { name }
+}

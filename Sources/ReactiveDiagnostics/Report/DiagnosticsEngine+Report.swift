@@ -1,0 +1,94 @@
+import Foundation
+import ReactiveDiagnosticsReport
+
+extension DiagnosticsEngine {
+    /// Builds the report: findings with fingerprints, ledger totals and live sites,
+    /// scheduler statistics, and every referenced stack symbolized.
+    public func makeReport(completeness: RunInfo.Completeness = .final) -> DiagnosticsReport {
+        var builder = ReportBuilder(engine: self)
+        return builder.build(completeness: completeness)
+    }
+
+    /// Writes the report atomically (a temporary file renamed over the destination, so a
+    /// reader never sees half a report) and prints a short summary on standard error.
+    ///
+    /// - Parameter path: Where to write; defaults to the configuration's report path
+    ///   (`.build/reactive-diagnostics/report-%n-%p.json`).
+    /// - Returns: The URL written.
+    @discardableResult
+    public func writeReport(to path: String? = nil) throws -> URL {
+        let report = makeReport()
+        let url = URL(fileURLWithPath: path ?? configuration.resolvedReportPath)
+        try ReportFileWriter.write(report.encoded(), to: url)
+        if configuration.printsSummary {
+            StandardError.write(ReportSummary.text(for: report, path: url.path))
+        }
+        return url
+    }
+}
+
+/// Atomic file writes: temporary file in the same directory, flushed, then renamed.
+public enum ReportFileWriter {
+    /// Writes `data` to `url` atomically, creating the directory if needed.
+    public static func write(_ data: Data, to url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        let handle = try FileHandle(forWritingTo: temporary)
+        do {
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        if rename(temporary.path, url.path) != 0 {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+}
+
+/// The short human summary printed on standard error when a report is written.
+public enum ReportSummary {
+    /// The summary text, ending with a newline.
+    public static func text(for report: DiagnosticsReport, path: String?) -> String {
+        let active = report.findings.filter { $0.suppressedBy == nil }
+        let bySeverity = Dictionary(grouping: active, by: \.severity)
+        var parts: [String] = []
+        for severity in [Severity.error, .warning, .info] {
+            if let count = bySeverity[severity]?.count, count > 0 {
+                parts.append("\(count) \(severity.rawValue)\(count == 1 || severity == .info ? "" : "s")")
+            }
+        }
+        let live = report.ledger.liveAtEnd.reduce(0) { $0 + $1.count }
+        let tests = report.run.tests.count
+        var lines = [
+            "ReactiveDiagnostics: \(active.count) finding\(active.count == 1 ? "" : "s")"
+                + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))")
+                + (tests > 0 ? " in \(tests) test\(tests == 1 ? "" : "s")" : "")
+                + "; \(live) resource\(live == 1 ? "" : "s") alive at the end"
+        ]
+        let suppressed = report.findings.count - active.count
+        if suppressed > 0 {
+            lines.append("  \(suppressed) suppressed")
+        }
+        let byKind = Dictionary(grouping: active, by: \.kind).map { ($0.key, $0.value.count) }
+            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+        if !byKind.isEmpty {
+            lines.append("  " + byKind.prefix(8).map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
+                + (byKind.count > 8 ? ", …" : ""))
+        }
+        if let path {
+            lines.append("  report: \(path)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,102 @@
+import ReactiveDiagnosticsReport
+import Synchronization
+
+/// A lock-free log-linear histogram of durations in nanoseconds.
+///
+/// Values are bucketed by power of two with 16 linear sub-buckets each (about 6% relative
+/// resolution, like an HDR histogram with one significant digit and a bit), from 0 ns to
+/// about 292 years. Recording is three relaxed atomic adds and two running extremes.
+///
+/// ```swift
+/// let histogram = LatencyHistogram()
+/// histogram.record(nanoseconds: 1_500)
+/// assert(histogram.summary().count == 1)
+/// ```
+public final class LatencyHistogram: Sendable {
+    static let subBucketBits = 4
+    static let subBuckets = 1 << subBucketBits
+    static let bucketCount = (64 - subBucketBits + 1) * subBuckets
+
+    private let buckets = AtomicCounters(count: LatencyHistogram.bucketCount)
+    private let totals = AtomicCounters(count: 4)  // count, sum, min, max
+
+    /// Creates an empty histogram.
+    public init() {
+        totals.store(2, Int.max)
+    }
+
+    @inline(__always)
+    static func bucketIndex(_ value: UInt64) -> Int {
+        if value < UInt64(subBuckets) {
+            return Int(value)
+        }
+        let exponent = 63 - value.leadingZeroBitCount
+        let shift = exponent - subBucketBits
+        let sub = Int((value >> UInt64(shift)) & UInt64(subBuckets - 1))
+        return (shift + 1) * subBuckets + sub
+    }
+
+    static func lowerBound(ofBucket index: Int) -> UInt64 {
+        if index < subBuckets {
+            return UInt64(index)
+        }
+        let shift = index / subBuckets - 1
+        let sub = UInt64(index % subBuckets)
+        return (UInt64(subBuckets) | sub) << UInt64(shift)
+    }
+
+    /// Records one duration.
+    @inline(__always)
+    public func record(nanoseconds: UInt64) {
+        buckets.add(Self.bucketIndex(nanoseconds), 1)
+        let value = Int(clamping: nanoseconds)
+        totals.add(0, 1)
+        totals.add(1, value)
+        totals.lower(2, to: value)
+        totals.raise(3, to: value)
+    }
+
+    /// Samples recorded.
+    public var count: Int {
+        totals.load(0)
+    }
+
+    /// A summary with percentiles and the non-empty buckets.
+    public func summary() -> LatencySummary {
+        let count = totals.load(0)
+        guard count > 0 else { return LatencySummary() }
+        var nonEmpty: [HistogramBucket] = []
+        var counts: [(Int, Int)] = []
+        for index in 0..<Self.bucketCount {
+            let bucketCount = buckets.load(index)
+            if bucketCount > 0 {
+                counts.append((index, bucketCount))
+                nonEmpty.append(HistogramBucket(
+                    lowerNanos: Self.lowerBound(ofBucket: index),
+                    upperNanos: index + 1 < Self.bucketCount ? Self.lowerBound(ofBucket: index + 1) : UInt64.max,
+                    count: bucketCount))
+            }
+        }
+        let total = counts.reduce(0) { $0 + $1.1 }
+        let minimum = UInt64(max(totals.load(2), 0))
+        let maximum = UInt64(max(totals.load(3), 0))
+        func percentile(_ fraction: Double) -> UInt64 {
+            let rank = max(1, Int((Double(total) * fraction).rounded(.up)))
+            var seen = 0
+            for (index, bucketCount) in counts {
+                seen += bucketCount
+                if seen >= rank {
+                    // The bucket's midpoint, kept within the observed range.
+                    let low = Self.lowerBound(ofBucket: index)
+                    let high = index + 1 < Self.bucketCount ? Self.lowerBound(ofBucket: index + 1) : low
+                    return min(max(low + (high - low) / 2, minimum), maximum)
+                }
+            }
+            return maximum
+        }
+        return LatencySummary(
+            count: count, minNanos: minimum, maxNanos: maximum,
+            meanNanos: Double(totals.load(1)) / Double(count),
+            p50Nanos: percentile(0.5), p90Nanos: percentile(0.9), p99Nanos: percentile(0.99), buckets: nonEmpty)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+extension DiagnosticsReport {
+    /// The largest report ``load(from:maxBytes:)`` reads by default: 1 GiB.
+    public static let defaultMaxBytes = 1 << 30
+
+    /// Encodes the report as compact JSON with sorted keys (deterministic output).
+    public func encoded(prettyPrinted: Bool = false) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ReportDates.format(date))
+        }
+        encoder.outputFormatting = prettyPrinted
+            ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Decodes and validates a report.
+    ///
+    /// - Parameters:
+    ///   - data: The JSON bytes.
+    ///   - source: A name for error messages, usually the file path.
+    /// - Throws: ``ReportError`` naming `source` and what is wrong.
+    public static func decode(_ data: Data, source: String) throws(ReportError) -> DiagnosticsReport {
+        if data.isEmpty || data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw ReportError(source: source, reason: .empty)
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw ReportError(source: source, reason: .malformed(Self.describe(error)))
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw ReportError(source: source, reason: .notAReport("the top level is not a JSON object"))
+        }
+        guard let versionValue = dictionary["schemaVersion"] else {
+            throw ReportError(source: source, reason: .notAReport("it has no schemaVersion field"))
+        }
+        guard let version = (versionValue as? NSNumber)?.intValue, !(versionValue is Bool) else {
+            throw ReportError(source: source, reason: .notAReport("schemaVersion is not a number"))
+        }
+        guard version == currentSchemaVersion else {
+            throw ReportError(
+                source: source,
+                reason: .unsupportedVersion(found: version, supported: currentSchemaVersion))
+        }
+        let report: DiagnosticsReport
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .custom { decoder in
+                let container = try decoder.singleValueContainer()
+                let text = try container.decode(String.self)
+                guard let date = ReportDates.parse(text) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
+                }
+                return date
+            }
+            report = try decoder.decode(DiagnosticsReport.self, from: data)
+        } catch {
+            throw ReportError(source: source, reason: .invalid(Self.describe(error)))
+        }
+        if let problem = report.validationProblem() {
+            throw ReportError(source: source, reason: .invalid(problem))
+        }
+        return report
+    }
+
+    /// Reads, decodes and validates the report at `url`.
+    ///
+    /// - Throws: ``ReportError`` for a missing, empty, oversized, malformed or
+    ///   wrong-version file, with a one-line description naming it.
+    public static func load(from url: URL, maxBytes: Int = defaultMaxBytes) throws(ReportError) -> DiagnosticsReport {
+        let source = url.path
+        let size: Int
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            if (attributes[.type] as? FileAttributeType) == .typeDirectory {
+                throw ReportError(source: source, reason: .unreadable("it is a directory"))
+            }
+        } catch let error as ReportError {
+            throw error
+        } catch {
+            throw ReportError(source: source, reason: .unreadable(Self.describe(error)))
+        }
+        if size > maxBytes {
+            throw ReportError(source: source, reason: .tooLarge(bytes: size, limit: maxBytes))
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ReportError(source: source, reason: .unreadable(Self.describe(error)))
+        }
+        return try decode(data, source: source)
+    }
+
+    /// The first broken reference or out-of-range value, or `nil` when the report is consistent.
+    public func validationProblem() -> String? {
+        let stackIDs = Set(stacks.map(\.id))
+        if stackIDs.count != stacks.count {
+            return "two stacks share an id"
+        }
+        let imageIDs = Set(images.map(\.id))
+        if imageIDs.count != images.count {
+            return "two images share an id"
+        }
+        for stack in stacks {
+            for frame in stack.frames {
+                if let image = frame.image, !imageIDs.contains(image) {
+                    return "stack \(stack.id) refers to image \(image), which is not in the report"
+                }
+            }
+        }
+        for finding in findings {
+            if finding.kind.isEmpty {
+                return "finding \(finding.id) has an empty kind"
+            }
+            for (name, stack) in [
+                ("allocationStack", finding.allocationStack), ("eventStack", finding.eventStack),
+                ("relatedStack", finding.relatedStack),
+            ] {
+                if let stack, !stackIDs.contains(stack) {
+                    return "finding \(finding.id) refers to \(name) \(stack), which is not in the report"
+                }
+            }
+        }
+        for site in ledger.liveAtEnd {
+            if let stack = site.stack, !stackIDs.contains(stack) {
+                return "a live \(site.kind) refers to stack \(stack), which is not in the report"
+            }
+            if site.count < 0 {
+                return "a live \(site.kind) has a negative count"
+            }
+        }
+        return nil
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let decoding = error as? DecodingError {
+            func path(_ context: DecodingError.Context) -> String {
+                let components = context.codingPath.map { key in
+                    key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
+                }
+                let joined = components.joined()
+                return joined.isEmpty ? "the top level" : String(joined.drop(while: { $0 == "." }))
+            }
+            switch decoding {
+            case .keyNotFound(let key, let context):
+                let at = path(context)
+                return "missing field '\(key.stringValue)'" + (context.codingPath.isEmpty ? "" : " in \(at)")
+            case .typeMismatch(let type, let context):
+                return "\(path(context)) is not a \(type)"
+            case .valueNotFound(let type, let context):
+                return "\(path(context)) is null, expected a \(type)"
+            case .dataCorrupted(let context):
+                return "\(path(context)): \(context.debugDescription)"
+            @unknown default:
+                return "\(decoding)"
+            }
+        }
+        let nsError = error as NSError
+        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String {
+            return detail
+        }
+        return nsError.localizedDescription
+    }
+}
+
+/// ISO 8601 dates with milliseconds, the format reports use.
+public enum ReportDates {
+    /// Formats a date as `2026-11-21T10:15:30.123Z`.
+    public static func format(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
+            .timeZone(separator: .omitted).dateSeparator(.dash).dateTimeSeparator(.standard)
+            .timeSeparator(.colon))
+    }
+
+    /// Parses a date with or without fractional seconds.
+    public static func parse(_ text: String) -> Date? {
+        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        if let date = try? withFraction.parse(text) {
+            return date
+        }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Live-resource bookkeeping at the end of a run.
+public struct LedgerSummary: Codable, Sendable, Equatable {
+    /// Per resource kind: how many were registered, the peak alive at once, and how many
+    /// were still alive when the report was written.
+    public var kinds: [KindTotals]
+    /// What was still alive at the end, grouped by kind, label and allocation site.
+    public var liveAtEnd: [LiveSite]
+
+    /// Creates a ledger summary.
+    public init(kinds: [KindTotals] = [], liveAtEnd: [LiveSite] = []) {
+        self.kinds = kinds
+        self.liveAtEnd = liveAtEnd
+    }
+}
+
+/// Totals for one resource kind.
+public struct KindTotals: Codable, Sendable, Equatable {
+    /// The resource kind (`subscription`, `timer`, …).
+    public var kind: String
+    /// How many were registered over the run.
+    public var registered: Int
+    /// The most alive at once.
+    public var peak: Int
+    /// How many were still alive at the end.
+    public var live: Int
+
+    /// Creates kind totals.
+    public init(kind: String, registered: Int, peak: Int, live: Int) {
+        self.kind = kind
+        self.registered = registered
+        self.peak = peak
+        self.live = live
+    }
+}
+
+/// Live resources sharing kind, label and allocation site.
+public struct LiveSite: Codable, Sendable, Equatable {
+    /// The resource kind.
+    public var kind: String
+    /// The label.
+    public var label: String
+    /// The allocation stack (id into ``DiagnosticsReport/stacks``), when captured.
+    public var stack: Int?
+    /// How many are alive.
+    public var count: Int
+    /// The tests that allocated them, when known.
+    public var tests: [String]
+
+    /// Creates a live site.
+    public init(kind: String, label: String, stack: Int?, count: Int, tests: [String] = []) {
+        self.kind = kind
+        self.label = label
+        self.stack = stack
+        self.count = count
+        self.tests = tests
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// One finding as stored in a report.
+public struct ReportFinding: Codable, Sendable, Equatable {
+    /// Unique within the report, in the order the findings were made.
+    public var id: Int
+    /// The kind, for example `valueAfterTermination` or `leakedSubscription`.
+    public var kind: String
+    /// How serious it is.
+    public var severity: ReportSeverity
+    /// A one-line human description.
+    public var message: String
+    /// The stream, scheduler or resource label the finding is about.
+    public var label: String?
+    /// The kind of live resource involved, for lifetime findings (`subscription`, `timer`, …).
+    public var resourceKind: String?
+    /// The test that was running (or that owned the resource), when known.
+    public var test: String?
+    /// Stable identity across runs and rebuilds: derived from kind, label and symbolized frames.
+    public var fingerprint: String
+    /// What the policy did with it: `ignore`, `record`, `fail` or `trap`.
+    public var policy: String
+    /// The suppression rule that matched, when the finding was suppressed.
+    public var suppressedBy: String?
+    /// The stack (id into ``DiagnosticsReport/stacks``) where the resource was allocated.
+    public var allocationStack: Int?
+    /// The stack of the offending event.
+    public var eventStack: Int?
+    /// A second stack that explains the finding (for example the other thread's delivery).
+    public var relatedStack: Int?
+    /// The thread the offending event ran on.
+    public var thread: ReportThread?
+    /// The other thread involved (concurrent delivery).
+    public var otherThread: ReportThread?
+    /// Seconds since the engine started.
+    public var time: Double
+    /// Kind-specific facts, for example `expected` and `actual` for a contract violation.
+    public var details: [String: String]
+
+    /// Creates a finding.
+    public init(
+        id: Int, kind: String, severity: ReportSeverity, message: String, label: String? = nil,
+        resourceKind: String? = nil, test: String? = nil, fingerprint: String, policy: String,
+        suppressedBy: String? = nil, allocationStack: Int? = nil, eventStack: Int? = nil,
+        relatedStack: Int? = nil, thread: ReportThread? = nil, otherThread: ReportThread? = nil,
+        time: Double = 0, details: [String: String] = [:]
+    ) {
+        self.id = id
+        self.kind = kind
+        self.severity = severity
+        self.message = message
+        self.label = label
+        self.resourceKind = resourceKind
+        self.test = test
+        self.fingerprint = fingerprint
+        self.policy = policy
+        self.suppressedBy = suppressedBy
+        self.allocationStack = allocationStack
+        self.eventStack = eventStack
+        self.relatedStack = relatedStack
+        self.thread = thread
+        self.otherThread = otherThread
+        self.time = time
+        self.details = details
+    }
+}
+
+/// The severity of a finding.
+public enum ReportSeverity: String, Codable, Sendable, Equatable, Comparable, CaseIterable {
+    /// Informational: legal behaviour worth knowing (values still in flight after cancel).
+    case info
+    /// Suspicious but not necessarily wrong (re-entrant delivery, request after termination).
+    case warning
+    /// A bug: a leak, a grammar or contract violation, work on the wrong thread.
+    case error
+
+    private var rank: Int {
+        switch self {
+        case .info: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+
+    public static func < (lhs: ReportSeverity, rhs: ReportSeverity) -> Bool {
+        lhs.rank < rhs.rank
+    }
+}
+
+/// A thread as recorded with a finding.
+public struct ReportThread: Codable, Sendable, Equatable {
+    /// The kernel thread id.
+    public var id: UInt64
+    /// The thread's name, when it has one.
+    public var name: String?
+    /// Whether the work ran on the main queue (not merely the main thread).
+    public var isMainQueue: Bool
+
+    /// Creates a thread record.
+    public init(id: UInt64, name: String? = nil, isMainQueue: Bool) {
+        self.id = id
+        self.name = name
+        self.isMainQueue = isMainQueue
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// An interned call stack, innermost frame first, with the library's own leading frames
+/// already dropped, so frame 0 is the code that called into ReactiveDiagnostics.
+public struct ReportStack: Codable, Sendable, Equatable {
+    /// The id findings and live sites use to refer to this stack.
+    public var id: Int
+    /// The frames, innermost first.
+    public var frames: [ReportFrame]
+    /// How many of the library's own frames were dropped from the top.
+    public var droppedFrames: Int
+
+    /// Creates a stack.
+    public init(id: Int, frames: [ReportFrame], droppedFrames: Int = 0) {
+        self.id = id
+        self.frames = frames
+        self.droppedFrames = droppedFrames
+    }
+}
+
+/// One frame of a stack.
+public struct ReportFrame: Codable, Sendable, Equatable {
+    /// The raw return address in the process that wrote the report, as `0x…` hex.
+    public var address: String
+    /// The image (id into ``DiagnosticsReport/images``) the address belongs to.
+    public var image: Int?
+    /// The address relative to the image's load bias, as `0x…` hex: what
+    /// `llvm-symbolizer --obj=IMAGE OFFSET` expects.
+    public var offset: String?
+    /// The mangled symbol name.
+    public var symbol: String?
+    /// The demangled function name.
+    public var function: String?
+    /// The module the function belongs to, when it can be told from its name.
+    public var module: String?
+    /// Whose code this is.
+    public var category: FrameCategory
+    /// Source file, when resolved (llvm-symbolizer).
+    public var file: String?
+    /// Source line, when resolved.
+    public var line: Int?
+    /// Source column, when resolved.
+    public var column: Int?
+
+    /// Creates a frame.
+    public init(
+        address: String, image: Int? = nil, offset: String? = nil, symbol: String? = nil,
+        function: String? = nil, module: String? = nil, category: FrameCategory = .user,
+        file: String? = nil, line: Int? = nil, column: Int? = nil
+    ) {
+        self.address = address
+        self.image = image
+        self.offset = offset
+        self.symbol = symbol
+        self.function = function
+        self.module = module
+        self.category = category
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+}
+
+/// Whose code a frame is, which decides how viewers show it.
+public enum FrameCategory: String, Codable, Sendable, Equatable, CaseIterable {
+    /// The user's own code: shown first and highlighted.
+    case user
+    /// A reactive or test framework (OpenCombine, RxSwift, XCTest, Testing…): folded.
+    case framework
+    /// The Swift runtime, Foundation, Dispatch, libc: folded.
+    case system
+    /// ReactiveDiagnostics itself, deeper in the stack (for example a diagnosed stage).
+    case diagnostics
+}
+
+/// A binary image (executable or shared library) that frames belong to.
+public struct ReportImage: Codable, Sendable, Equatable {
+    /// The id frames use to refer to it.
+    public var id: Int
+    /// Absolute path of the image when the report was written.
+    public var path: String
+    /// The GNU build id, when the image has one: tells whether a binary on disk is the same.
+    public var buildID: String?
+
+    /// Creates an image record.
+    public init(id: Int, path: String, buildID: String? = nil) {
+        self.id = id
+        self.path = path
+        self.buildID = buildID
+    }
+}

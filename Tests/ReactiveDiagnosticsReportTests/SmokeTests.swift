@@ -1,0 +1,6 @@
+import ReactiveDiagnosticsReport
+import Testing
+
+@Test func smoke() {
+    #expect(DiagnosticsReport.currentSchemaVersion == 1)
+}
