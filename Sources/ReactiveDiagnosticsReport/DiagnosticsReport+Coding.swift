@@ -4,6 +4,10 @@ extension DiagnosticsReport {
     /// The largest report ``load(from:maxBytes:)`` reads by default: 1 GiB.
     public static let defaultMaxBytes = 1 << 30
 
+    /// The deepest JSON nesting a report may have. Real reports nest about 8 levels; the
+    /// limit keeps hostile input (a file of `[[[[…`) from exhausting the parser's stack.
+    public static let maximumNesting = 64
+
     /// Encodes the report as compact JSON with sorted keys (deterministic output).
     public func encoded(prettyPrinted: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
@@ -26,6 +30,9 @@ extension DiagnosticsReport {
     public static func decode(_ data: Data, source: String) throws(ReportError) -> DiagnosticsReport {
         if data.isEmpty || data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw ReportError(source: source, reason: .empty)
+        }
+        if let problem = JSONShape.nestingProblem(in: data, limit: maximumNesting) {
+            throw ReportError(source: source, reason: .malformed(problem))
         }
         let object: Any
         do {
@@ -187,5 +194,40 @@ public enum ReportDates {
             return date
         }
         return try? Date.ISO8601FormatStyle().parse(text)
+    }
+}
+
+/// Cheap structural checks done before parsing.
+enum JSONShape {
+    /// Describes where nesting exceeds `limit`, or returns `nil`. Linear, no allocation.
+    static func nestingProblem(in data: Data, limit: Int) -> String? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
+            var depth = 0
+            var inString = false
+            var escaped = false
+            for (offset, byte) in bytes.enumerated() {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    if depth > limit {
+                        return "nesting deeper than \(limit) levels at byte \(offset)"
+                    }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                default: break
+                }
+            }
+            return nil
+        }
     }
 }

@@ -179,12 +179,24 @@ public final class FrameClassifier: Sendable {
             let rest = text.dropFirst("(extension in ".count)
             return rest.firstIndex(of: ")").map { String(rest[..<$0]) }
         }
+        if text.hasPrefix("$s") || text.hasPrefix("_$s") {
+            // A mangled name the demangler left inside (async resume functions of macro
+            // expansions): its first identifier is the module, `$s<length><name>`.
+            return mangledModule(text.drop(while: { $0 != "s" }).dropFirst())
+        }
         guard let dot = text.firstIndex(of: ".") else { return nil }
         let candidate = text[..<dot]
         guard !candidate.isEmpty, candidate.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             return nil
         }
         return String(candidate)
+    }
+
+    private static func mangledModule(_ text: Substring) -> String? {
+        let digits = text.prefix(while: \.isNumber)
+        guard let length = Int(digits), length > 0 else { return nil }
+        let name = text.dropFirst(digits.count).prefix(length)
+        return name.count == length ? String(name) : nil
     }
 
     /// Index just past the first " in " at bracket depth 0.

@@ -1,6 +1,0 @@
-import ReactiveDiagnosticsReport
-import Testing
-
-@Test func smoke() {
-    #expect(DiagnosticsReport.currentSchemaVersion == 1)
-}

@@ -1,0 +1,120 @@
+import Foundation
+import ReactiveDiagnostics
+import Testing
+
+@Suite("Backtrace capture and symbolization")
+struct BacktraceTests {
+    @Test func stackCapturedInATestStartsInThatTest() {
+        let engine = makeEngine()
+        let id = engine.captureStack()
+        let stack = engine.symbolize(id)
+        #expect(stack.droppedFrames >= 1, "the library's own frames are dropped")
+        let first = stack.frames.first?.function ?? ""
+        #expect(first.contains("BacktraceTests.stackCapturedInATestStartsInThatTest"), "frame 0 is \(first)")
+        #expect(stack.frames.first?.category == .user)
+        #expect(stack.frames.first?.module == "ReactiveDiagnosticsTests")
+    }
+
+    @inline(never)
+    func helperThatCaptures(_ engine: DiagnosticsEngine) -> StackID {
+        engine.captureStack()
+    }
+
+    @Test func callerOfAHelperIsFrameOne() {
+        let engine = makeEngine()
+        let frames = engine.symbolize(helperThatCaptures(engine)).frames
+        #expect(frames.first?.function?.contains("helperThatCaptures") == true)
+        #expect(frames.dropFirst().first?.function?.contains("callerOfAHelperIsFrameOne") == true)
+    }
+
+    @Test func closuresAreNamedAfterTheirFunction() {
+        let engine = makeEngine()
+        let id = [1].map { _ in engine.captureStack() }[0]
+        let first = engine.symbolize(id).frames.first?.function ?? ""
+        #expect(first.contains("closure"), "frame 0 is \(first)")
+        #expect(first.contains("closuresAreNamedAfterTheirFunction"))
+        #expect(engine.symbolize(id).frames.first?.module == "ReactiveDiagnosticsTests")
+    }
+
+    @Test func depthIsRespected() {
+        let engine = makeEngine()
+        let addresses = engine.stacks.addresses(of: engine.captureStack(depth: 3))
+        #expect(addresses.count == 3)
+        #expect(StackCapture.captureAddresses(depth: 0).isEmpty)
+        #expect(engine.captureStack(depth: 0) == .none)
+    }
+
+    @Test func allocationStacksFollowTheConfiguration() {
+        let off = makeEngine { $0.capturesAllocationStacks = false }
+        #expect(off.captureAllocationStack() == .none)
+        let shallow = makeEngine { $0.stackDepth = 5 }
+        #expect(shallow.stacks.addresses(of: shallow.captureAllocationStack()).count == 5)
+    }
+
+    @Test func framesNameTheirImageAndOffset() throws {
+        let engine = makeEngine()
+        let frame = try #require(engine.symbolize(engine.captureStack()).frames.first)
+        let path = try #require(frame.imagePath)
+        #expect(path.hasPrefix("/"), "image paths are absolute: \(path)")
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(frame.imageOffset != nil && frame.imageOffset! < frame.address)
+        #if os(Linux)
+        let buildID = try #require(frame.imageBuildID)
+        #expect(buildID.allSatisfy(\.isHexDigit) && buildID.count >= 16)
+        #endif
+    }
+
+    @Test func runtimeFramesAreSystemFrames() {
+        let engine = makeEngine()
+        let frames = engine.symbolize(engine.captureStack()).frames
+        #expect(frames.contains { $0.category == .system }, "the test runs on the Swift runtime and Dispatch")
+        #expect(!frames.contains { $0.category == .diagnostics && $0 == frames.first })
+    }
+
+    @Test func symbolsAreCachedByAddress() {
+        let address = StackCapture.captureAddresses(depth: 1)[0]
+        let first = Symbolizer.shared.symbolize(address)
+        let before = Symbolizer.shared.cachedCount
+        let second = Symbolizer.shared.symbolize(address)
+        #expect(first == second)
+        #expect(Symbolizer.shared.cachedCount == before)
+    }
+
+    @Test func demanglesSwiftAndCxx() {
+        #expect(Demangler.demangle("$s4main3fooyyF") == "main.foo() -> ()")
+        #expect(Demangler.demangle("_ZN3foo3barEv") == "foo::bar()")
+        #expect(Demangler.demangle("plain_c_function") == "plain_c_function")
+        #expect(Demangler.demangle("") == "")
+    }
+
+    @Test(arguments: [
+        ("ReactiveDiagnosticsTests.BacktraceTests.test() -> ()", "ReactiveDiagnosticsTests"),
+        ("closure #1 (Swift.Int) -> Swift.Int in App.Feed.refresh() -> ()", "App"),
+        ("implicit closure #2 () -> Swift.String in App.f(Lib.Type) -> ()", "App"),
+        ("generic specialization <Swift.Int, Lib.X> of OpenCombine.PassthroughSubject.send(A) -> ()", "OpenCombine"),
+        ("(extension in CombineDiagnostics):OpenCombine.Publisher.diagnosed(_: Swift.String) -> X", "CombineDiagnostics"),
+        ("protocol witness for OpenCombine.Subscriber.receive(A.Input) -> OpenCombine.Subscribers.Demand in conformance CombineDiagnostics.DiagnosedSink<A> : OpenCombine.Subscriber in CombineDiagnostics", "CombineDiagnostics"),
+        ("partial apply forwarder for closure #1 () -> () in App.Store.send() -> ()", "App"),
+        ("merged App.Model.load() -> ()", "App"),
+        ("static App.Model.make() -> App.Model", "App"),
+        ("(1) suspend resume partial function for App.Loader.load() async -> ()", "App"),
+        ("(1) suspend resume partial function for $s24ReactiveDiagnosticsTests5smokefMu_", "ReactiveDiagnosticsTests"),
+        ("_dispatch_worker_thread", nil),
+        ("swift::runJobInEstablishedExecutorContext(swift::Job*)", nil),
+    ] as [(String, String?)])
+    func moduleIsReadFromDemangledNames(name: String, module: String?) {
+        #expect(FrameClassifier.module(ofDemangled: name) == module)
+    }
+
+    @Test func classifierKnowsOwnFrameworkAndUserModules() {
+        let classifier = FrameClassifier()
+        #expect(classifier.category(module: "ReactiveDiagnostics", symbol: nil, imagePath: nil) == .diagnostics)
+        #expect(classifier.category(module: "OpenCombine", symbol: nil, imagePath: nil) == .framework)
+        #expect(classifier.category(module: "Foundation", symbol: nil, imagePath: nil) == .system)
+        #expect(classifier.category(module: "MyApp", symbol: nil, imagePath: nil) == .user)
+        #expect(classifier.category(module: nil, symbol: "rdiag_backtrace", imagePath: nil) == .diagnostics)
+        #expect(classifier.category(module: nil, symbol: "start_thread", imagePath: "/usr/lib/libc.so.6") == .system)
+        classifier.addFrameworkModules(["MyNetworking"])
+        #expect(classifier.category(module: "MyNetworking", symbol: nil, imagePath: nil) == .framework)
+    }
+}

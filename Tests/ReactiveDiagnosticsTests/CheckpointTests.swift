@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import ReactiveDiagnostics
+import Testing
+
+/// Tests begin and end: settling, leak findings, attribution, allowances, premature cancels.
+@Suite("Test checkpoints")
+struct CheckpointTests {
+    /// Runs `body` as a parallel-runner test (task-local identity), then finishes it.
+    func runTest(
+        _ engine: DiagnosticsEngine, _ name: String = #function, options: TestOptions = TestOptions(),
+        _ body: () -> Void
+    ) -> TestOutcome {
+        let checkpoint = engine.beginTest(named: "CheckpointTests.\(name)", serial: false)
+        TestIdentity.$current.withValue(checkpoint.test) { body() }
+        return engine.finishTest(checkpoint, options: options)
+    }
+
+    @Test func aLiveSubscriptionAtTheEndIsALeakOfThatTest() throws {
+        let engine = makeEngine()
+        var monitors: [StreamMonitor] = []
+        let outcome = runTest(engine) {
+            for _ in 0..<2 {
+                let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("refresh"))
+                monitor.receivedSubscription()
+                monitors.append(monitor)
+            }
+        }
+        let leak = try #require(outcome.findings.first)
+        #expect(outcome.findings.count == 1, "two leaks from one site are one finding")
+        #expect(leak.kind == .leakedSubscription && leak.label == "refresh")
+        #expect(leak.details["count"] == "2" && leak.message.hasPrefix("2 subscriptions 'refresh'"))
+        #expect(leak.test == outcome.test && leak.test.name == "CheckpointTests.aLiveSubscriptionAtTheEndIsALeakOfThatTest()")
+        #expect(leak.failsTest)
+        expectStack(engine, leak.allocationStack, contains: "aLiveSubscriptionAtTheEndIsALeakOfThatTest")
+        #expect(engine.describe(leak).contains("allocated at:"))
+        withExtendedLifetime(monitors) {}
+    }
+
+    @Test func eachLeakKindHasItsFinding() {
+        let engine = makeEngine()
+        let probe = engine.makeSchedulerProbe(label: "timers")
+        var kept: [ResourceToken] = []
+        var actions: [ScheduledAction] = []
+        let outcome = runTest(engine) {
+            actions.append(probe.willSchedule())
+            actions.append(probe.willSchedule(repeating: true))
+            kept.append(engine.track(.callback, label: "load"))
+            kept.append(engine.track(.observer, label: "keyboard"))
+            kept.append(engine.track(.named("socket"), label: "feed"))
+        }
+        #expect(Set(outcome.findings.map(\.kind)) == [.pendingAction, .uncancelledTimer, .callbackNeverCalled, .observerNotRemoved, .leakedResource])
+        for finding in outcome.findings {
+            expectStack(engine, finding.allocationStack, contains: "eachLeakKindHasItsFinding")
+        }
+        withExtendedLifetime((kept, actions)) {}
+    }
+
+    @Test func resourcesThatEndWithinTheSettleTimeAreNotLeaks() {
+        let engine = makeEngine { $0.settleTime = .seconds(3) }
+        let outcome = runTest(engine) {
+            let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("slow"))
+            monitor.receivedSubscription()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { monitor.cancelled() }
+        }
+        #expect(outcome.findings.isEmpty)
+        #expect(outcome.settleDuration >= .milliseconds(90) && outcome.settleDuration < .seconds(3))
+    }
+
+    @Test func mainQueueWorkGetsToRunBeforeLeaksAreCounted() {
+        let engine = makeEngine { $0.settleTime = .seconds(3) }
+        let outcome = runTest(engine) {
+            let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("ui"))
+            monitor.receivedSubscription()
+            DispatchQueue.main.async { monitor.cancelled() }
+        }
+        #expect(outcome.findings.isEmpty)
+    }
+
+    @Test func findingsAreAttributedToTheRightTestWhenTestsOverlap() {
+        let engine = makeEngine()
+        let first = engine.beginTest(named: "CheckpointTests.first", serial: false)
+        let second = engine.beginTest(named: "CheckpointTests.second", serial: false)
+        var monitors: [StreamMonitor] = []
+        TestIdentity.$current.withValue(first.test) {
+            let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("a"))
+            monitor.receivedSubscription()
+            monitor.receivedSubscription()
+            monitors.append(monitor)
+        }
+        TestIdentity.$current.withValue(second.test) {
+            let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("b"))
+            monitor.receivedSubscription()
+            monitor.cancelled()
+        }
+        let secondOutcome = engine.finishTest(second)
+        let firstOutcome = engine.finishTest(first)
+        #expect(secondOutcome.findings.isEmpty)
+        #expect(firstOutcome.findings.map(\.kind) == [.duplicateSubscription, .leakedSubscription])
+        withExtendedLifetime(monitors) {}
+    }
+
+    @Test func serialTestsUseTheProcessWideIdentity() {
+        let engine = makeEngine()
+        let checkpoint = engine.beginTest(named: "CheckpointTests.serial", serial: true)
+        #expect(TestIdentity.serialCurrent == checkpoint.test)
+        let token = engine.track(.subscription, label: "serial")
+        let outcome = engine.finishTest(checkpoint)
+        #expect(TestIdentity.serialCurrent == .none)
+        #expect(outcome.findings.map(\.kind) == [.leakedSubscription])
+        engine.untrack(token)
+    }
+
+    @Test func allowedKindsAreSuppressedNotHidden() throws {
+        let engine = makeEngine()
+        let outcome = runTest(engine, options: TestOptions(allowedKinds: [.duplicateSubscription])) {
+            let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("allowed"))
+            monitor.receivedSubscription()
+            monitor.receivedSubscription()
+            monitor.cancelled()
+        }
+        let finding = try #require(outcome.findings.first)
+        #expect(finding.suppressedBy == "test allows duplicateSubscription")
+        #expect(!finding.failsTest && outcome.failures.isEmpty)
+        #expect(engine.makeReport().findings.first?.suppressedBy == "test allows duplicateSubscription")
+    }
+
+    @Test func theTestLogFeedsTheReport() {
+        let engine = makeEngine()
+        _ = runTest(engine) {
+            let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("x"))
+            monitor.receivedSubscription()
+            monitor.receivedSubscription()
+            monitor.cancelled()
+        }
+        _ = runTest(engine, "clean()") {}
+        let tests = engine.makeReport().run.tests
+        #expect(tests.map(\.failed) == [true, false])
+        #expect(tests.map(\.findings) == [1, 0])
+    }
+
+    // MARK: Premature cancellation
+
+    /// Stands in for a framework cancellable that cancels its stream when released.
+    final class ReleasedCancellable {
+        let monitor: StreamMonitor
+        init(_ monitor: StreamMonitor) { self.monitor = monitor }
+        deinit { monitor.cancelled() }
+    }
+
+    @Test func releasingTheCancellableBeforeAnyValueIsPremature() throws {
+        let engine = makeEngine()
+        let outcome = runTest(engine) {
+            let monitor = engine.makeStreamMonitor(
+                label: DiagnosticLabel("image"), options: .init(prematureCancellationMarkers: ["ReleasedCancellable.deinit"]))
+            monitor.receivedSubscription()
+            _ = ReleasedCancellable(monitor)  // "forgot to store it"
+        }
+        let finding = try #require(outcome.findings.first)
+        #expect(outcome.findings.count == 1)
+        #expect(finding.kind == .prematureCancellation && finding.label == "image")
+        expectStack(engine, finding.allocationStack, contains: "releasingTheCancellableBeforeAnyValueIsPremature")
+        expectStack(engine, finding.eventStack, contains: "ReleasedCancellable.deinit")
+    }
+
+    @Test func cancellingOnPurposeOrAfterAValueIsNotPremature() {
+        let engine = makeEngine()
+        let outcome = runTest(engine) {
+            let options = StreamMonitor.Options(prematureCancellationMarkers: ["ReleasedCancellable.deinit"])
+            let explicit = engine.makeStreamMonitor(label: DiagnosticLabel("explicit"), options: options)
+            explicit.receivedSubscription()
+            explicit.cancelled()
+            let afterValue = engine.makeStreamMonitor(label: DiagnosticLabel("afterValue"), options: options)
+            afterValue.receivedSubscription()
+            afterValue.requested(.unlimited)
+            afterValue.didDeliverValue(afterValue.willDeliverValue())
+            _ = ReleasedCancellable(afterValue)
+        }
+        #expect(outcome.findings.isEmpty)
+    }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import ReactiveDiagnostics
+import Testing
+
+@Suite("Scheduler probes")
+struct SchedulerProbeTests {
+    /// Schedules `work` on `queue` through `probe`, the way an adapter does.
+    func schedule(_ probe: SchedulerProbe, on queue: DispatchQueue, group: DispatchGroup, _ work: @escaping @Sendable () -> Void = {}) {
+        let action = probe.willSchedule()
+        queue.async(group: group) {
+            let run = probe.willRun(action)
+            work()
+            probe.didRun(action, run)
+        }
+    }
+
+    @Test func countsLatencyAndThreads() {
+        let engine = makeEngine()
+        let probe = engine.makeSchedulerProbe(label: "io")
+        let group = DispatchGroup()
+        let queue = DispatchQueue(label: "probe-tests.io")
+        for _ in 0..<50 { schedule(probe, on: queue, group: group) }
+        group.wait()
+        let summary = probe.summary()
+        #expect(summary.scheduled == 50 && summary.executed == 50)
+        #expect(summary.pending == 0 && summary.cancelled == 0)
+        #expect(summary.latency.count == 50 && summary.duration.count == 50)
+        #expect(summary.latency.maxNanos >= summary.latency.p50Nanos && summary.latency.p50Nanos >= summary.latency.minNanos)
+        #expect(summary.threads.reduce(0) { $0 + $1.count } == 50)
+        #expect(summary.threads.allSatisfy { !$0.isMainQueue })
+        #expect(engine.findings().isEmpty)
+        #expect(engine.ledger.liveCount(of: .scheduledAction) == 0)
+        #expect(engine.schedulerSummaries().map(\.label) == ["io"])
+    }
+
+    @Test func actionOffTheExpectedThread() {
+        let engine = makeEngine()
+        let test = TestIdentity(name: "SchedulerProbeTests.actionOffTheExpectedThread")
+        let probe = engine.makeSchedulerProbe(label: "ui", expectation: .mainQueue)
+        let group = DispatchGroup()
+        TestIdentity.$current.withValue(test) {
+            schedule(probe, on: .global(), group: group)
+        }
+        group.wait()
+        guard let finding = onlyFinding(engine, .wrongThread) else { return }
+        #expect(finding.label == "ui" && finding.test == test)
+        #expect(finding.resourceKind == .scheduledAction)
+        expectStack(engine, finding.allocationStack, contains: "actionOffTheExpectedThread")
+        #expect(probe.summary().threadViolations == 1)
+        #expect(probe.summary().expectation == "main queue")
+    }
+
+    @Test func actionsOnTheExpectedThreadAreFine() {
+        let engine = makeEngine()
+        let probe = engine.makeSchedulerProbe(label: "background", expectation: .offMainQueue)
+        let group = DispatchGroup()
+        schedule(probe, on: .global(), group: group)
+        group.wait()
+        #expect(engine.findings().isEmpty)
+    }
+
+    @Test func longActionsBlockTheQueue() {
+        let engine = makeEngine()
+        let test = TestIdentity(name: "SchedulerProbeTests.longActionsBlockTheQueue")
+        let probe = engine.makeSchedulerProbe(label: "db", longActionThreshold: .milliseconds(5))
+        let group = DispatchGroup()
+        TestIdentity.$current.withValue(test) {
+            schedule(probe, on: .global(), group: group) { Thread.sleep(forTimeInterval: 0.03) }
+        }
+        group.wait()
+        guard let finding = onlyFinding(engine, .longAction) else { return }
+        #expect(finding.severity == .warning && finding.test == test)
+        expectStack(engine, finding.allocationStack, contains: "longActionsBlockTheQueue")
+        #expect(probe.summary().longActions == 1)
+    }
+
+    @Test func pendingAndRepeatingActionsAreLiveUntilTheyEnd() {
+        let engine = makeEngine()
+        let probe = engine.makeSchedulerProbe(label: "timers")
+        let pending = probe.willSchedule()
+        let timer = probe.willSchedule(repeating: true)
+        #expect(engine.ledger.liveCount(of: .scheduledAction) == 1)
+        #expect(engine.ledger.liveCount(of: .timer) == 1)
+        #expect(probe.summary().pending == 1 && probe.summary().activeRepeating == 1)
+        for _ in 0..<3 {
+            let run = probe.willRun(timer)
+            probe.didRun(timer, run)
+        }
+        #expect(engine.ledger.liveCount(of: .timer) == 1, "a repeating action stays live across runs")
+        probe.didCancel(timer)
+        probe.didCancel(pending)
+        probe.didCancel(pending)
+        let summary = probe.summary()
+        #expect(summary.cancelled == 2 && summary.executed == 3 && summary.pending == 0)
+        #expect(engine.ledger.liveCount == 0)
+    }
+
+    @Test func delayedActionsMeasureLatencyFromTheirDueTime() {
+        let engine = makeEngine()
+        let probe = engine.makeSchedulerProbe(label: "delayed")
+        let action = probe.willSchedule()
+        action.expectRun(atUptimeNanoseconds: DispatchTime.now().uptimeNanoseconds + 20_000_000)
+        Thread.sleep(forTimeInterval: 0.025)
+        let run = probe.willRun(action)
+        probe.didRun(action, run)
+        #expect(probe.summary().latency.maxNanos < 20_000_000, "measured from the due time, not from scheduling")
+    }
+
+    @Test func histogramBucketsAndPercentiles() {
+        let histogram = LatencyHistogram()
+        for value in 1...1_000 { histogram.record(nanoseconds: UInt64(value) * 1_000) }
+        let summary = histogram.summary()
+        #expect(summary.count == 1_000)
+        #expect(summary.minNanos == 1_000 && summary.maxNanos == 1_000_000)
+        #expect(abs(Double(summary.p50Nanos) - 500_000) / 500_000 < 0.07)
+        #expect(abs(Double(summary.p99Nanos) - 990_000) / 990_000 < 0.07)
+        #expect(summary.buckets.reduce(0) { $0 + $1.count } == 1_000)
+        #expect(summary.buckets.allSatisfy { $0.lowerNanos < $0.upperNanos })
+        #expect(LatencyHistogram().summary().count == 0)
+        let tiny = LatencyHistogram()
+        tiny.record(nanoseconds: 0)
+        tiny.record(nanoseconds: UInt64.max)
+        #expect(tiny.summary().count == 2)
+    }
+}

@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+import ReactiveDiagnostics
+import Testing
+
+/// An engine for one test: stacks on, nothing written to disk, nothing printed.
+func makeEngine(_ change: (inout Configuration) -> Void = { _ in }) -> DiagnosticsEngine {
+    var configuration = Configuration()
+    configuration.writesReport = false
+    configuration.printsSummary = false
+    configuration.settleTime = .milliseconds(200)
+    change(&configuration)
+    return DiagnosticsEngine(configuration: configuration)
+}
+
+/// Runs `body` on `count` threads at once and waits for all of them.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        let thread = Thread {
+            start.wait()
+            body(index)
+            group.leave()
+        }
+        group.enter()
+        thread.start()
+    }
+    for _ in 0..<count { start.signal() }
+    group.wait()
+}
+
+/// Asserts that a stack was captured and that its first frame (after the library's own
+/// frames) is inside `function` — by default the calling test.
+func expectStack(
+    _ engine: DiagnosticsEngine, _ stack: StackID, startsIn function: String = #function,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(stack.isCaptured, "no stack was captured", sourceLocation: sourceLocation)
+    let name = function.split(separator: "(").first.map(String.init) ?? function
+    let frames = engine.symbolize(stack).frames
+    let first = frames.first?.function ?? "<none>"
+    #expect(first.contains(name), "first frame is \(first), expected one inside \(name)", sourceLocation: sourceLocation)
+}
+
+/// Asserts `stack` contains a frame inside `function` (anywhere).
+func expectStack(
+    _ engine: DiagnosticsEngine, _ stack: StackID, contains function: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let name = function.split(separator: "(").first.map(String.init) ?? function
+    let frames = engine.symbolize(stack).frames
+    #expect(frames.contains { $0.function?.contains(name) == true },
+            "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
+}
+
+/// The one finding of `kind`, asserting there is exactly one.
+func onlyFinding(
+    _ engine: DiagnosticsEngine, _ kind: FindingKind, sourceLocation: SourceLocation = #_sourceLocation
+) -> Finding? {
+    let matching = engine.findings().filter { $0.kind == kind }
+    #expect(matching.count == 1, "expected one \(kind), found \(engine.findings().map(\.kind))",
+            sourceLocation: sourceLocation)
+    return matching.first
+}
+
+/// The directory of this test target's sources (for Docs/ and fixtures next to them).
+func packageRoot(file: String = #filePath) -> URL {
+    URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+}
