@@ -46,9 +46,13 @@ extension DiagnosticsReport {
         guard let versionValue = dictionary["schemaVersion"] else {
             throw ReportError(source: source, reason: .notAReport("it has no schemaVersion field"))
         }
-        guard let version = (versionValue as? NSNumber)?.intValue, !(versionValue is Bool) else {
+        // JSON booleans also arrive as NSNumber (objCType "c"); they are not versions.
+        guard let number = versionValue as? NSNumber, String(cString: number.objCType) != "c",
+              Double(number.intValue) == number.doubleValue
+        else {
             throw ReportError(source: source, reason: .notAReport("schemaVersion is not a number"))
         }
+        let version = number.intValue
         guard version == currentSchemaVersion else {
             throw ReportError(
                 source: source,
@@ -179,21 +183,89 @@ extension DiagnosticsReport {
 }
 
 /// ISO 8601 dates with milliseconds, the format reports use.
+///
+/// Formatting and parsing work on whole milliseconds, so a date survives any number of
+/// write/read cycles unchanged.
 public enum ReportDates {
-    /// Formats a date as `2026-11-21T10:15:30.123Z`.
+    /// Formats a date as `2026-11-21T10:15:30.123Z` (UTC, rounded to the millisecond).
     public static func format(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
-            .timeZone(separator: .omitted).dateSeparator(.dash).dateTimeSeparator(.standard)
-            .timeSeparator(.colon))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // Floor division, so dates before 1970 keep a positive fraction.
+        let wholeSeconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        var seconds = time_t(wholeSeconds)
+        let fraction = Int(milliseconds - wholeSeconds * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(fraction), 3))Z"
     }
 
-    /// Parses a date with or without fractional seconds.
+    /// The date as it reads back from a report (whole milliseconds), so that a report built
+    /// in memory equals the same report decoded.
+    public static func normalized(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(Int64((date.timeIntervalSince1970 * 1000).rounded())) / 1000)
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else.
     public static func parse(_ text: String) -> Date? {
-        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        if let date = try? withFraction.parse(text) {
-            return date
+        let bytes = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<start + count] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
         }
-        return try? Date.ISO8601FormatStyle().parse(text)
+        func byte(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        guard let year = number(0, 4), byte(4) == 45, let month = number(5, 2), byte(7) == 45,
+              let day = number(8, 2), byte(10) == 84 || byte(10) == 116, let hour = number(11, 2), byte(13) == 58,
+              let minute = number(14, 2), byte(16) == 58, let second = number(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var index = 19
+        var milliseconds = 0
+        if byte(index) == 46 {
+            index += 1
+            var digits = 0
+            while let next = byte(index), next >= 48 && next <= 57 {
+                if digits < 3 { milliseconds = milliseconds * 10 + Int(next - 48) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { milliseconds *= 10 }
+        }
+        var offset = 0
+        switch byte(index) {
+        case 90, 122:
+            index += 1
+        case 43, 45:
+            let sign = byte(index) == 45 ? -1 : 1
+            guard let hours = number(index + 1, 2) else { return nil }
+            var next = index + 3
+            if byte(next) == 58 { next += 1 }
+            guard let minutes = number(next, 2) else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+            index = next + 2
+        default:
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = Int64(timegm(&parts)) - Int64(offset)
+        return Date(timeIntervalSince1970: Double(seconds * 1000 + Int64(milliseconds)) / 1000)
     }
 }
 

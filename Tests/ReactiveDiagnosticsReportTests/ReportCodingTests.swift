@@ -41,7 +41,16 @@ struct ReportCodingTests {
     @Test func datesParseWithAndWithoutFractions() {
         #expect(ReportDates.parse("2023-11-14T22:13:20Z") == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(ReportDates.parse("2023-11-14T22:13:20.250Z") == Date(timeIntervalSince1970: 1_700_000_000.25))
+        #expect(ReportDates.parse("2023-11-14T23:13:20.250+01:00") == Date(timeIntervalSince1970: 1_700_000_000.25))
         #expect(ReportDates.parse("yesterday") == nil)
+        #expect(ReportDates.parse("2023-11-14T22:13:20") == nil)
+        #expect(ReportDates.parse("2023-13-14T22:13:20Z") == nil)
+        // Any date survives write/read cycles exactly.
+        for seconds in [0.0, 1_763_704_030.123, 1_763_704_030.9995, 1_234_567_890.001] {
+            let date = ReportDates.normalized(Date(timeIntervalSince1970: seconds))
+            #expect(ReportDates.parse(ReportDates.format(date)) == date)
+            #expect(ReportDates.format(ReportDates.parse(ReportDates.format(date))!) == ReportDates.format(date))
+        }
     }
 
     func error(_ text: String) -> String? {

@@ -102,7 +102,8 @@ extension DiagnosticsEngine {
         hash.combine(kind.rawValue)
         hash.combine(label ?? "")
         if stack.isCaptured {
-            let frames = symbolize(stack).frames
+            // Compiler glue (thunks, forwarders) differs between debug and release builds.
+            let frames = symbolize(stack).frames.filter { !($0.function.map(FrameClassifier.isGlue) ?? false) }
             let user = frames.filter { $0.category == .user }
             let chosen = user.isEmpty ? frames.filter { $0.category != .system } : user
             for frame in chosen.prefix(4) {

@@ -51,7 +51,8 @@ struct ReportBuilder {
             processName: ProcessInfo.processInfo.processName, processID: ProcessInfo.processInfo.processIdentifier,
             arguments: ProcessInfo.processInfo.arguments, executable: Self.executablePath(),
             workingDirectory: FileManager.default.currentDirectoryPath, hostName: ProcessInfo.processInfo.hostName,
-            platform: Self.platform, toolchain: Self.toolchain, startTime: engine.startDate, endTime: Date(),
+            platform: Self.platform, toolchain: Self.toolchain, startTime: ReportDates.normalized(engine.startDate),
+            endTime: ReportDates.normalized(Date()),
             completeness: completeness, tests: engine.tests.withLock { $0.records }, processCount: 1)
         return DiagnosticsReport(
             run: run, findings: reportFindings, ledger: LedgerSummary(kinds: kinds, liveAtEnd: live),

@@ -65,7 +65,8 @@ func onlyFinding(
 }
 
 /// The directory of this test target's sources (for Docs/ and fixtures next to them).
-func packageRoot(file: String = #filePath) -> URL {
-    URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
+func packageRoot() -> URL {
+    // This file is Tests/ReactiveDiagnosticsTests/Support/TestSupport.swift.
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 }
