@@ -1,0 +1,74 @@
+# Shared set-up for Tools/test.sh and Tools/demo.sh: installs what a fresh Debian/Ubuntu
+# machine with Swift 6 lacks. Source it; it defines functions and changes nothing by itself.
+
+# Runs a command as root: directly when we are root, through sudo otherwise.
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "error: '$*' needs root and sudo is not installed" >&2
+        return 1
+    fi
+}
+
+APT_UPDATED=0
+apt_install() {
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "error: apt-get not found; install these packages by hand: $*" >&2
+        return 1
+    fi
+    if [ "$APT_UPDATED" -eq 0 ]; then
+        echo "==> apt-get update" >&2
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+        APT_UPDATED=1
+    fi
+    echo "==> apt-get install $*" >&2
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
+}
+
+# libunwind (the capture layer) and pkg-config (how SwiftPM finds it).
+ensure_libunwind() {
+    if ! command -v pkg-config >/dev/null 2>&1; then
+        apt_install pkg-config
+    fi
+    if ! pkg-config --exists libunwind; then
+        apt_install libunwind-dev
+    fi
+}
+
+# Headless Chromium, for the test that opens the HTML report in a real browser.
+ensure_chromium() {
+    if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
+        return 0
+    fi
+    apt_install chromium || apt_install chromium-browser
+}
+
+# The Swift toolchain itself is a prerequisite, not something we install.
+ensure_swift() {
+    if ! command -v swift >/dev/null 2>&1; then
+        echo "error: swift is not on PATH; install Swift 6 from https://swift.org/install first" >&2
+        return 1
+    fi
+}
+
+# Builds with --build-tests and fails when the compiler warns about our own code
+# (dependencies' warnings are theirs).
+build_without_warnings() {
+    local log
+    log="$(mktemp)"
+    if ! swift build --build-tests "$@" 2>&1 | tee "$log" >&2; then
+        rm -f "$log"
+        return 1
+    fi
+    local own
+    own="$(grep -E "warning:" "$log" | grep -v -E "/\.build[^/]*/checkouts/|/\.build[^/]*/repositories/" | sort -u || true)"
+    rm -f "$log"
+    if [ -n "$own" ]; then
+        echo "error: the build has warnings in our code:" >&2
+        echo "$own" >&2
+        return 1
+    fi
+}
