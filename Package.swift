@@ -139,7 +139,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagToolTests",
-            dependencies: ["ReactiveDiagTool"],
+            dependencies: ["ReactiveDiagTool", "reactive-diag"],
+            exclude: ["Golden"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ReactiveDiagnosticsReport
+
+/// How `show` and `html` resolve file:line: through llvm-symbolizer when it is on PATH.
+struct SymbolizationOptions: ParsableArguments {
+    @Flag(name: .customLong("no-symbolize"), help: "Do not run llvm-symbolizer, even when it is on PATH.")
+    var noSymbolize = false
+
+    @Option(name: .customLong("symbolizer"), help: ArgumentHelp(
+        "The llvm-symbolizer to run (default: the one on PATH).", valueName: "path"))
+    var symbolizer: String?
+
+    @Option(name: .customLong("symbolizer-timeout"), help: ArgumentHelp(
+        "Seconds llvm-symbolizer may take per binary.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--symbolizer-timeout must be positive.") }
+    }
+
+    /// The llvm-symbolizer to use: `--symbolizer`, else the one on PATH, else `nil`.
+    ///
+    /// - Throws: ``ToolError`` when `--symbolizer` names no executable.
+    func locate(in context: ToolContext) throws -> URL? {
+        try Self.locate(explicit: symbolizer, in: context)
+    }
+
+    /// `explicit` when given (it must be executable), else llvm-symbolizer on PATH, else `nil`.
+    static func locate(explicit symbolizer: String?, in context: ToolContext) throws -> URL? {
+        if let symbolizer {
+            let url = context.url(for: symbolizer)
+            guard FileManager.default.isExecutableFile(atPath: url.path) else {
+                throw ToolError("\(symbolizer): not an executable llvm-symbolizer")
+            }
+            return url
+        }
+        return ExecutableLookup.find("llvm-symbolizer", environment: context.environment)
+    }
+
+    /// Resolves file:line for the frames of `stacks` when a symbolizer is available;
+    /// prints a note for every binary that could not be used.
+    func resolve(_ report: DiagnosticsReport, stacks: Set<Int>, in context: ToolContext) throws -> DiagnosticsReport {
+        guard !noSymbolize, !stacks.isEmpty, let url = try locate(in: context) else { return report }
+        let resolver = SourceResolver(symbolizer: url, demangler: nil, timeout: timeout)
+        let outcome = resolver.resolve(report, stacks: stacks, fillFunctions: false)
+        outcome.notes.forEach(context.note)
+        return outcome.report
+    }
+}
+
+extension DiagnosticsReport {
+    /// The stacks that `filter`'s findings and the live sites refer to.
+    func referencedStacks(filter: FindingFilter) -> Set<Int> {
+        var ids: Set<Int> = []
+        for finding in findings where filter.matches(finding) {
+            for id in [finding.allocationStack, finding.eventStack, finding.relatedStack] {
+                if let id { ids.insert(id) }
+            }
+        }
+        for site in ledger.liveAtEnd {
+            if let id = site.stack { ids.insert(id) }
+        }
+        return ids
+    }
+}

@@ -1,0 +1,75 @@
+import ReactiveDiagnosticsReport
+
+/// What the gate's writers (SARIF, JUnit, annotations) need to know about new findings:
+/// their stacks as views and where in the source each one points.
+struct GateFacts {
+    /// The gate's decision.
+    let evaluation: GateEvaluation
+    /// Stacks, converted on demand.
+    var stacks: StackTable
+    /// Source paths relative to the repository.
+    let paths: SourcePaths
+    /// The live sites, most first (for the `--max-live` failure).
+    let liveSites: [LiveSiteView]
+    /// Folded stacks as plain text, each rendered once.
+    let stackText = StackText.Cache(style: TerminalStyle(enabled: false))
+
+    /// Escaped XML text of a folded stack, each line on its own line after a newline.
+    /// Cached by stack id: many findings share a stack.
+    mutating func escapedStack(_ stack: StackView) -> String {
+        if let cached = escapedStacks[stack.id] { return cached }
+        let text = stackText.lines(for: stack).map { "\n  " + XMLText.escape($0) }.joined()
+        escapedStacks[stack.id] = text
+        return text
+    }
+
+    var escapedStacks: [Int: String] = [:]
+
+    /// The stacks of `finding` with their roles and threads.
+    mutating func stacks(of finding: ReportFinding) -> [(role: String, stack: StackView, thread: ReportThread?)] {
+        var result: [(role: String, stack: StackView, thread: ReportThread?)] = []
+        for (role, id, thread) in [
+            ("allocation", finding.allocationStack, nil), ("event", finding.eventStack, finding.thread),
+            ("related", finding.relatedStack, finding.otherThread),
+        ] {
+            if let id, let stack = stacks.view(id) {
+                result.append((role, stack, thread))
+            }
+        }
+        return result
+    }
+
+    /// The frame that says where `finding` is: the focus frame of its primary stack.
+    mutating func focus(of finding: ReportFinding) -> FrameView? {
+        finding.primaryStack.flatMap { stacks.view($0) }?.focusFrame
+    }
+
+    /// The first frame of the finding's stacks with a source file, the focus frame first.
+    mutating func sourceFrame(of finding: ReportFinding) -> FrameView? {
+        if let focus = focus(of: finding), focus.file != nil { return focus }
+        for entry in stacks(of: finding) {
+            if let frame = entry.stack.frames.first(where: { $0.file != nil && $0.category == FrameCategory.user.rawValue }) {
+                return frame
+            }
+        }
+        return nil
+    }
+
+    /// `leakedSubscription "cart.refresh"`: the kind and the label.
+    static func title(kind: String, label: String?) -> String {
+        label.map { "\(kind) \(Formatting.quoted($0))" } ?? kind
+    }
+
+    /// The one-line message about too many live resources.
+    var liveMessage: String {
+        var text = "\(Formatting.count(evaluation.liveTotal, "resource")) alive at the end, "
+            + "more than --max-live \(evaluation.maxLive ?? 0)"
+        if !liveSites.isEmpty {
+            let top = liveSites.prefix(3).map { site in
+                "\(site.count) × \(site.kind) \(Formatting.quoted(site.label))" + (site.location.map { " at \($0)" } ?? "")
+            }
+            text += "; most at: " + top.joined(separator: "; ")
+        }
+        return text
+    }
+}

@@ -1,0 +1,109 @@
+/// The subset of SARIF 2.1.0 the gate writes, as Codable values
+/// (https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html).
+struct SARIFLog: Codable, Equatable {
+    /// `$schema`.
+    var schema = "https://json.schemastore.org/sarif-2.1.0.json"
+    /// Always `2.1.0`.
+    var version = "2.1.0"
+    /// One run.
+    var runs: [Run]
+
+    enum CodingKeys: String, CodingKey {
+        case schema = "$schema"
+        case version, runs
+    }
+
+    struct Run: Codable, Equatable {
+        var tool: Tool
+        var originalUriBaseIds: [String: ArtifactLocation]?
+        var results: [Result]
+        var columnKind = "unicodeCodePoints"
+    }
+
+    struct Tool: Codable, Equatable {
+        var driver: Driver
+    }
+
+    struct Driver: Codable, Equatable {
+        var name: String
+        var version: String
+        var semanticVersion: String
+        var informationUri: String
+        var rules: [Rule]
+    }
+
+    struct Rule: Codable, Equatable {
+        var id: String
+        var name: String
+        var shortDescription: Message
+        var defaultConfiguration: Configuration
+        var properties: RuleProperties
+    }
+
+    struct RuleProperties: Codable, Equatable {
+        var tags: [String]
+    }
+
+    struct Configuration: Codable, Equatable {
+        var level: String
+    }
+
+    struct Message: Codable, Equatable {
+        var text: String
+    }
+
+    struct Result: Codable, Equatable {
+        var ruleId: String
+        var ruleIndex: Int
+        var level: String
+        var message: Message
+        var locations: [Location]
+        var partialFingerprints: [String: String]
+        var stacks: [Stack]
+        var baselineState: String
+        var properties: ResultProperties
+    }
+
+    struct ResultProperties: Codable, Equatable {
+        var count: Int
+        var tests: [String]
+        var labels: [String]
+        var findingIDs: [Int]
+    }
+
+    struct Location: Codable, Equatable {
+        var physicalLocation: PhysicalLocation?
+        var logicalLocations: [LogicalLocation]?
+        var message: Message?
+    }
+
+    struct PhysicalLocation: Codable, Equatable {
+        var artifactLocation: ArtifactLocation
+        var region: Region?
+    }
+
+    struct ArtifactLocation: Codable, Equatable {
+        var uri: String
+        var uriBaseId: String?
+    }
+
+    struct Region: Codable, Equatable {
+        var startLine: Int
+        var startColumn: Int?
+    }
+
+    struct LogicalLocation: Codable, Equatable {
+        var fullyQualifiedName: String
+        var kind: String
+    }
+
+    struct Stack: Codable, Equatable {
+        var message: Message
+        var frames: [StackFrame]
+    }
+
+    struct StackFrame: Codable, Equatable {
+        var location: Location
+        var module: String?
+    }
+}

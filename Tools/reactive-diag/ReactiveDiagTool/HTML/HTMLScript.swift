@@ -1,0 +1,230 @@
+/// The page's script: reads the embedded view, builds the findings list with `textContent`
+/// (never `innerHTML`), wires the filters (also read from and written to the URL's
+/// fragment, `#kind=…&severity=…&test=…&label=…&q=…`) and reports its state on `<body>`:
+/// `data-status` (`ready` or `error`), `data-error`, `data-groups-total`,
+/// `data-groups-matching`, `data-groups-rendered` and `data-findings-rendered`.
+enum HTMLScript {
+    static let source = """
+        (function () {
+          "use strict";
+          var body = document.body;
+          window.onerror = function (message, source, line) {
+            body.setAttribute("data-error", String(message) + " (line " + line + ")");
+            body.setAttribute("data-status", "error");
+          };
+          var data = JSON.parse(document.getElementById("report-data").textContent);
+          var stacks = {};
+          data.stacks.forEach(function (stack) { stacks[stack.id] = stack; });
+          var rank = { info: 0, warning: 1, error: 2 };
+          var pageSize = 200;
+          var limit = pageSize;
+          var controls = {
+            kind: document.getElementById("filter-kind"),
+            severity: document.getElementById("filter-severity"),
+            test: document.getElementById("filter-test"),
+            label: document.getElementById("filter-label"),
+            q: document.getElementById("filter-text")
+          };
+          var list = document.getElementById("findings-list");
+          var countLine = document.getElementById("findings-count");
+          var more = document.getElementById("show-more");
+
+          function el(tag, className, text) {
+            var node = document.createElement(tag);
+            if (className) { node.className = className; }
+            if (text !== undefined && text !== null) { node.textContent = String(text); }
+            return node;
+          }
+          function unique(values) {
+            var seen = {}, result = [];
+            values.forEach(function (value) {
+              if (!Object.prototype.hasOwnProperty.call(seen, value)) { seen[value] = true; result.push(value); }
+            });
+            return result.sort();
+          }
+          function addOptions(select, values) {
+            values.forEach(function (value) {
+              var option = el("option", null, value);
+              option.value = value;
+              select.appendChild(option);
+            });
+          }
+          addOptions(controls.kind, unique(data.groups.map(function (group) { return group.kind; })));
+          addOptions(controls.test, unique([].concat.apply([], data.groups.map(function (group) { return group.tests; }))));
+
+          function frameName(frame) { return frame.name; }
+          function where(frame) {
+            if (!frame.file) { return ""; }
+            var text = frame.file;
+            if (frame.line) { text += ":" + frame.line; if (frame.column) { text += ":" + frame.column; } }
+            return text;
+          }
+          var searchCache = [];
+          function searchText(group, index) {
+            if (searchCache[index] === undefined) {
+              var parts = [group.kind, group.severity, group.message, group.fingerprint, group.location || ""]
+                .concat(group.labels, group.tests);
+              group.stacks.forEach(function (reference) {
+                var stack = stacks[reference.stack];
+                if (stack) { stack.frames.forEach(function (frame) { parts.push(frameName(frame), where(frame)); }); }
+              });
+              searchCache[index] = parts.join("\\n").toLowerCase();
+            }
+            return searchCache[index];
+          }
+          function currentFilter() {
+            return {
+              kind: controls.kind.value, severity: controls.severity.value, test: controls.test.value,
+              label: controls.label.value.toLowerCase(), q: controls.q.value.toLowerCase()
+            };
+          }
+          function matches(group, index, filter) {
+            if (filter.kind && group.kind !== filter.kind) { return false; }
+            if (filter.severity && rank[group.severity] < rank[filter.severity]) { return false; }
+            if (filter.test && group.tests.indexOf(filter.test) < 0) { return false; }
+            if (filter.label && !group.labels.some(function (label) {
+              return label.toLowerCase().indexOf(filter.label) >= 0;
+            })) { return false; }
+            if (filter.q && searchText(group, index).indexOf(filter.q) < 0) { return false; }
+            return true;
+          }
+          function foldText(run) {
+            var order = ["framework", "system", "diagnostics", "user"], present = {}, modules = [];
+            run.forEach(function (frame) {
+              present[frame.category] = true;
+              var name = frame.module || (frame.image ? frame.image.split("/").pop() : null);
+              if (name && modules.indexOf(name) < 0) { modules.push(name); }
+            });
+            var kinds = order.filter(function (kind) { return present[kind]; });
+            var kindText = kinds.length > 1 ? kinds.slice(0, -1).join(", ") + " and " + kinds[kinds.length - 1] : kinds[0];
+            var shown = modules.slice(0, 4).join(", ") + (modules.length > 4 ? ", \\u2026" : "");
+            return "\\u22ef " + run.length + " " + kindText + " frame" + (run.length === 1 ? "" : "s")
+              + (modules.length ? " (" + shown + ")" : "");
+          }
+          function frameItem(frame, highlighted) {
+            var item = el("li", highlighted ? "user" : "other", (highlighted ? "\\u25b8 " : "  ") + "#" + frame.index + " " + frame.name);
+            var location = where(frame);
+            if (location) { item.appendChild(el("span", "where", "at " + location)); }
+            return item;
+          }
+          function renderStack(reference) {
+            var stack = stacks[reference.stack];
+            var box = el("div", "stack");
+            var title = reference.role + " stack";
+            if (reference.thread) {
+              title += " (thread " + reference.thread.id + (reference.thread.name ? " \\"" + reference.thread.name + "\\"" : "")
+                + (reference.thread.isMainQueue ? ", main queue" : "") + ")";
+            }
+            box.appendChild(el("h4", null, title));
+            if (!stack) { return box; }
+            var frames = el("ol", "frames");
+            if (stack.droppedFrames > 0) {
+              frames.appendChild(el("li", "dropped", "\\u22ef " + stack.droppedFrames + " ReactiveDiagnostics frame"
+                + (stack.droppedFrames === 1 ? "" : "s") + " dropped by the engine"));
+            }
+            var hasUser = stack.frames.some(function (frame) { return frame.category === "user"; });
+            var run = [];
+            function shown(frame) { return frame.category === "user" || (!hasUser && frame.category !== "system"); }
+            function closeRun() {
+              if (run.length === 1) {
+                frames.appendChild(frameItem(run[0], false));
+              } else if (run.length > 1) {
+                var item = el("li", "folded");
+                var fold = el("details");
+                fold.appendChild(el("summary", null, foldText(run)));
+                var inner = el("ol", "frames");
+                run.forEach(function (frame) { inner.appendChild(frameItem(frame, false)); });
+                fold.appendChild(inner);
+                item.appendChild(fold);
+                frames.appendChild(item);
+              }
+              run = [];
+            }
+            stack.frames.forEach(function (frame) {
+              if (shown(frame)) { closeRun(); frames.appendChild(frameItem(frame, frame.category === "user")); }
+              else { run.push(frame); }
+            });
+            closeRun();
+            box.appendChild(frames);
+            return box;
+          }
+          function fact(container, name, value) {
+            container.appendChild(el("dt", null, name));
+            container.appendChild(el("dd", null, value));
+          }
+          function renderGroup(group) {
+            var details = el("details", "finding");
+            details.setAttribute("data-severity", group.severity);
+            details.setAttribute("data-fingerprint", group.fingerprint);
+            var summary = el("summary");
+            summary.appendChild(el("span", "badge sev-" + group.severity, group.severity));
+            summary.appendChild(el("span", "kind", group.kind));
+            summary.appendChild(el("span", "count", " \\u00d7" + group.count));
+            if (group.labels.length) { summary.appendChild(el("span", "label", group.labels.map(function (label) {
+              return "\\u201c" + label + "\\u201d"; }).join(", "))); }
+            if (group.location) { summary.appendChild(el("span", "location", group.location)); }
+            details.appendChild(summary);
+            var content = el("div", "body");
+            content.appendChild(el("p", "message", group.message));
+            var facts = el("dl", "facts");
+            if (group.tests.length) { fact(facts, "tests", group.tests.join(", ")); }
+            if (group.resourceKind) { fact(facts, "resource", group.resourceKind); }
+            if (group.suppressedBy) { fact(facts, "suppressed by", group.suppressedBy); }
+            Object.keys(group.details).sort().forEach(function (key) { fact(facts, key, group.details[key]); });
+            fact(facts, "fingerprint", group.fingerprint);
+            fact(facts, "findings", group.findingIDs.map(function (id) { return "#" + id; }).join(", "));
+            content.appendChild(facts);
+            group.stacks.forEach(function (reference) { content.appendChild(renderStack(reference)); });
+            details.appendChild(content);
+            return details;
+          }
+          function writeHash(filter) {
+            var parts = [];
+            Object.keys(filter).forEach(function (key) {
+              var value = controls[key].value;
+              if (value) { parts.push(encodeURIComponent(key) + "=" + encodeURIComponent(value)); }
+            });
+            try { history.replaceState(null, "", parts.length ? "#" + parts.join("&") : location.pathname); } catch (ignored) {}
+          }
+          function readHash() {
+            location.hash.replace(/^#/, "").split("&").forEach(function (part) {
+              var pair = part.split("=");
+              if (pair.length === 2 && Object.prototype.hasOwnProperty.call(controls, pair[0])) {
+                controls[pair[0]].value = decodeURIComponent(pair[1]);
+              }
+            });
+          }
+          function render() {
+            var filter = currentFilter();
+            var matching = [];
+            data.groups.forEach(function (group, index) { if (matches(group, index, filter)) { matching.push(group); } });
+            list.textContent = "";
+            var findings = 0;
+            var fragment = document.createDocumentFragment();
+            matching.slice(0, limit).forEach(function (group) { fragment.appendChild(renderGroup(group)); findings += group.count; });
+            list.appendChild(fragment);
+            var rendered = Math.min(limit, matching.length);
+            countLine.textContent = matching.length + " of " + data.groups.length + " fingerprints match"
+              + (rendered < matching.length ? ", first " + rendered + " shown" : "");
+            more.hidden = rendered >= matching.length;
+            body.setAttribute("data-groups-total", String(data.groups.length));
+            body.setAttribute("data-groups-matching", String(matching.length));
+            body.setAttribute("data-groups-rendered", String(rendered));
+            body.setAttribute("data-findings-rendered", String(findings));
+          }
+          Object.keys(controls).forEach(function (key) {
+            controls[key].addEventListener("input", function () { limit = pageSize; writeHash(currentFilter()); render(); });
+          });
+          more.addEventListener("click", function () { limit += pageSize; render(); });
+          document.getElementById("expand-all").addEventListener("click", function () {
+            list.querySelectorAll("details.finding").forEach(function (node) { node.open = true; });
+          });
+          document.getElementById("collapse-all").addEventListener("click", function () {
+            list.querySelectorAll("details.finding").forEach(function (node) { node.open = false; });
+          });
+          readHash();
+          render();
+          if (body.getAttribute("data-status") !== "error") { body.setAttribute("data-status", "ready"); }
+        })();
+        """
+}

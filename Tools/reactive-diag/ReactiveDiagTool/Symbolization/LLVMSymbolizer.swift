@@ -1,0 +1,117 @@
+import Foundation
+
+/// Resolves addresses of one binary to function, file, line and column through
+/// `llvm-symbolizer`, all addresses of an image in one process.
+///
+/// Runs `llvm-symbolizer --obj=IMAGE --functions=linkage --inlining=false --no-demangle`
+/// and writes one address per line to its standard input. Report offsets are return
+/// addresses, so each is looked up one byte earlier: inside the call instruction, which
+/// gives the caller's line rather than the next statement's.
+///
+/// ```swift
+/// let symbolizer = LLVMSymbolizer(executable: URL(fileURLWithPath: "/usr/bin/llvm-symbolizer"), timeout: 30)
+/// let locations = try symbolizer.resolve(image: "/path/MyTests.xctest", returnOffsets: [0x1a2b3])
+/// print(locations[0x1a2b3]?.file ?? "?")
+/// ```
+package struct LLVMSymbolizer {
+    /// What llvm-symbolizer said about one address.
+    package struct Location: Equatable {
+        /// The linkage (mangled) name, when known.
+        package var linkageName: String?
+        /// The source file, when known.
+        package var file: String?
+        /// The line, when known.
+        package var line: Int?
+        /// The column, when known.
+        package var column: Int?
+
+        /// Creates a location.
+        package init(linkageName: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil) {
+            self.linkageName = linkageName
+            self.file = file
+            self.line = line
+            self.column = column
+        }
+    }
+
+    /// Why an image could not be symbolized.
+    struct Failure: Error, Equatable {
+        /// One line describing it.
+        var reason: String
+    }
+
+    /// The llvm-symbolizer program.
+    let executable: URL
+    /// Seconds one image may take.
+    let timeout: TimeInterval
+
+    /// Resolves `returnOffsets` (image-relative return addresses) in the binary at `image`.
+    ///
+    /// - Returns: A location for each offset llvm-symbolizer knew something about.
+    /// - Throws: ``Failure`` when the program cannot run, fails or times out.
+    func resolve(image: String, returnOffsets: [UInt64]) throws(Failure) -> [UInt64: Location] {
+        let offsets = Array(Set(returnOffsets)).sorted()
+        guard !offsets.isEmpty else { return [:] }
+        let input = offsets.map { "0x" + String($0 > 0 ? $0 - 1 : 0, radix: 16) }.joined(separator: "\n") + "\n"
+        let result: ProcessRunner.Result
+        do {
+            result = try ProcessRunner.run(
+                executable: executable,
+                arguments: ["--obj=\(image)", "--functions=linkage", "--inlining=false", "--no-demangle"],
+                input: Data(input.utf8), timeout: timeout)
+        } catch {
+            throw Failure(reason: "cannot run \(executable.path): \(ErrorText.describe(error))")
+        }
+        if result.timedOut {
+            throw Failure(reason: "llvm-symbolizer took longer than \(Formatting.decimal(timeout)) s and was stopped")
+        }
+        guard result.status == 0 else {
+            throw Failure(reason: "llvm-symbolizer failed with status \(result.status)")
+        }
+        let locations = Self.parse(String(decoding: result.output, as: UTF8.self))
+        var resolved: [UInt64: Location] = [:]
+        for (offset, location) in zip(offsets, locations) where location != Location() {
+            resolved[offset] = location
+        }
+        return resolved
+    }
+
+    /// Parses llvm-symbolizer's LLVM-style output: per address a function line, a
+    /// `file:line:column` line and a blank line; `??` for what it does not know.
+    package static func parse(_ output: String) -> [Location] {
+        var locations: [Location] = []
+        var block: [Substring] = []
+        func closeBlock() {
+            guard !block.isEmpty else { return }
+            var location = Location()
+            if block[0] != "??" { location.linkageName = String(block[0]) }
+            if block.count > 1 { parseSourceLine(block[1], into: &location) }
+            locations.append(location)
+            block.removeAll()
+        }
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty {
+                closeBlock()
+            } else {
+                block.append(line)
+            }
+        }
+        closeBlock()
+        return locations
+    }
+
+    /// `file:line:column` (the file may itself contain colons).
+    private static func parseSourceLine(_ text: Substring, into location: inout Location) {
+        var parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        var numbers: [Int] = []
+        while parts.count > 1, numbers.count < 2, let number = Int(parts[parts.count - 1]) {
+            numbers.insert(number, at: 0)
+            parts.removeLast()
+        }
+        let file = parts.joined(separator: ":")
+        guard file != "??", !file.isEmpty else { return }
+        location.file = file
+        if let line = numbers.first, line > 0 { location.line = line }
+        if numbers.count > 1, numbers[1] > 0 { location.column = numbers[1] }
+    }
+}

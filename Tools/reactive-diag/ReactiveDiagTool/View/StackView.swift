@@ -1,0 +1,94 @@
+import ReactiveDiagnosticsReport
+
+/// A stack as a view shows it: frames innermost first.
+///
+/// ```swift
+/// let userFrames = stack.frames.filter { $0.category == "user" }
+/// ```
+public struct StackView: Codable, Sendable, Equatable {
+    /// The stack's id in the report.
+    public var id: Int
+    /// How many of the library's own leading frames the engine dropped.
+    public var droppedFrames: Int
+    /// The frames, innermost first.
+    public var frames: [FrameView]
+
+    /// The frame that best says where: the first user frame, else the first frame that is
+    /// not the runtime's, else the first.
+    var focusFrame: FrameView? {
+        frames.first(where: { $0.category == FrameCategory.user.rawValue })
+            ?? frames.first(where: { $0.category != FrameCategory.system.rawValue })
+            ?? frames.first
+    }
+
+    /// Whether any frame is the user's.
+    var hasUserFrames: Bool {
+        frames.contains { $0.category == FrameCategory.user.rawValue }
+    }
+}
+
+/// One frame as a view shows it.
+///
+/// ```swift
+/// print(frame.name, frame.file.map { "\($0):\(frame.line ?? 0)" } ?? "(no source location)")
+/// ```
+public struct FrameView: Codable, Sendable, Equatable {
+    /// The position in the stack (0 innermost).
+    public var index: Int
+    /// What to call it: the demangled function, else the symbol, else the address.
+    public var name: String
+    /// The demangled function name, when known.
+    public var function: String?
+    /// The mangled symbol, when known.
+    public var symbol: String?
+    /// The module, when known.
+    public var module: String?
+    /// `user`, `framework`, `system` or `diagnostics`.
+    public var category: String
+    /// Source file, when resolved.
+    public var file: String?
+    /// Source line, when resolved.
+    public var line: Int?
+    /// Source column, when resolved.
+    public var column: Int?
+    /// The image's path, when known.
+    public var image: String?
+    /// The address relative to the image (what llvm-symbolizer takes).
+    public var offset: String?
+    /// The raw return address.
+    public var address: String
+
+    init(index: Int, frame: ReportFrame, image: ReportImage?) {
+        self.index = index
+        name = frame.function ?? frame.symbol ?? frame.address
+        function = frame.function
+        symbol = frame.symbol
+        module = frame.module
+        category = frame.category.rawValue
+        file = frame.file
+        line = frame.line
+        column = frame.column
+        self.image = image?.path
+        offset = frame.offset
+        address = frame.address
+    }
+
+    /// `file:line:column`, `file:line` or `file`; `nil` when the file is unknown.
+    var sourceLocation: String? {
+        guard let file else { return nil }
+        guard let line, line > 0 else { return file }
+        guard let column, column > 0 else { return "\(file):\(line)" }
+        return "\(file):\(line):\(column)"
+    }
+
+    /// The module to name when the frame is folded: the module, else the image's file name.
+    var foldingName: String? {
+        if let module, !module.isEmpty { return module }
+        return image.map { path in path.split(separator: "/").last.map(String.init) ?? path }
+    }
+
+    /// `name at file:line`, or the name alone.
+    var oneLine: String {
+        sourceLocation.map { "\(name) at \($0)" } ?? name
+    }
+}
