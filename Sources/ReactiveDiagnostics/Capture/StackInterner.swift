@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Stores each distinct call stack once and hands out a ``StackID`` for it.
@@ -41,10 +42,8 @@ public final class StackInterner: Sendable {
                 let local = Int(entry - 1)
                 if hashes[local] == hash && Int(lengths[local]) == frames.count {
                     let start = Int(starts[local])
-                    var equal = true
-                    for index in 0..<frames.count where arena[start + index] != frames[index] {
-                        equal = false
-                        break
+                    let equal = arena.withUnsafeBufferPointer { stored in
+                        memcmp(stored.baseAddress! + start, frames.baseAddress!, frames.count * MemoryLayout<UInt>.stride) == 0
                     }
                     if equal {
                         return UInt32(local)

@@ -52,7 +52,7 @@ public final class DiagnosticsEngine: Sendable {
     let probes = Mutex([SchedulerProbe]())
     let premature = PrematureCancelLedger()
     let tests = Mutex(TestLog())
-    let fingerprints = Mutex([Int: String]())
+    let fingerprints = Mutex([FingerprintKey: String]())
 
     /// Creates an engine.
     public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
@@ -172,6 +172,13 @@ public final class DiagnosticsEngine: Sendable {
     public func schedulerSummaries() -> [SchedulerSummary] {
         probes.withLock { $0 }.map { $0.summary() }
     }
+}
+
+/// What a fingerprint depends on: findings sharing these share a fingerprint.
+struct FingerprintKey: Hashable {
+    var kind: FindingKind
+    var label: String?
+    var stack: StackID
 }
 
 /// The list of tests run, for the report.

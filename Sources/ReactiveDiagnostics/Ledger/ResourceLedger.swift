@@ -1,3 +1,4 @@
+import CReactiveDiagnostics
 import Synchronization
 
 /// Counts live resources and remembers where each was allocated.
@@ -53,8 +54,7 @@ public final class ResourceLedger: Sendable {
 
     @inline(__always)
     private func shardForCurrentThread() -> Int {
-        let token = UInt64(currentThreadToken())
-        return Int(truncatingIfNeeded: (token &* 0x9e37_79b9_7f4a_7c15) >> 60) & (Self.shardCount - 1)
+        Int(rdiag_thread_shard()) & (Self.shardCount - 1)
     }
 
     /// Registers a live resource.

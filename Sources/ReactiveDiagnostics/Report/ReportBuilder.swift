@@ -11,6 +11,8 @@ struct ReportBuilder {
     private var stacks: [ReportStack] = []
     private var imageIDs: [String: Int] = [:]
     private var images: [ReportImage] = []
+    private var testNames: [TestIdentity: String?] = [:]
+    private var kindNames: [ResourceKind: String] = [:]
 
     init(engine: DiagnosticsEngine) {
         self.engine = engine
@@ -30,7 +32,7 @@ struct ReportBuilder {
             }
             reportFindings.append(ReportFinding(
                 id: finding.id, kind: finding.kind.rawValue, severity: finding.severity, message: finding.message,
-                label: finding.label, resourceKind: finding.resourceKind?.name, test: finding.test.name,
+                label: finding.label, resourceKind: finding.resourceKind.map { name(of: $0) }, test: name(of: finding.test),
                 fingerprint: engine.fingerprint(of: finding), policy: finding.policy.rawValue,
                 suppressedBy: finding.suppressedBy, allocationStack: reference(finding.allocationStack),
                 eventStack: reference(finding.eventStack), relatedStack: reference(finding.relatedStack),
@@ -58,6 +60,25 @@ struct ReportBuilder {
             run: run, findings: reportFindings, ledger: LedgerSummary(kinds: kinds, liveAtEnd: live),
             schedulers: engine.schedulerSummaries(), stacks: stacks, images: images,
             droppedFindings: engine.findingStore.dropped)
+    }
+
+    /// Test names, looked up once each (the intern table takes a lock per lookup).
+    private mutating func name(of test: TestIdentity) -> String? {
+        if let cached = testNames[test] {
+            return cached
+        }
+        let name = test.name
+        testNames[test] = name
+        return name
+    }
+
+    private mutating func name(of kind: ResourceKind) -> String {
+        if let cached = kindNames[kind] {
+            return cached
+        }
+        let name = kind.name
+        kindNames[kind] = name
+        return name
     }
 
     private mutating func reference(_ stack: StackID) -> Int? {
