@@ -37,10 +37,10 @@ extension DiagnosticsEngine {
             TestIdentity.serialCurrent = .none
         }
         let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
-        tests.withLock { log in
-            log.records.append(TestRecord(
-                name: checkpoint.test.name ?? "", findings: outcome.unsuppressed.count, failed: !outcome.failures.isEmpty))
-        }
+        let record = TestRecord(
+            name: checkpoint.test.name ?? "", findings: outcome.unsuppressed.count, failed: !outcome.failures.isEmpty)
+        tests.withLock { $0.records.append(record) }
+        journal.withLock { $0 }?.didFinish(record)
         return outcome
     }
 

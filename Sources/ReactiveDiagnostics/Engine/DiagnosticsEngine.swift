@@ -53,6 +53,7 @@ public final class DiagnosticsEngine: Sendable {
     let premature = PrematureCancelLedger()
     let tests = Mutex(TestLog())
     let fingerprints = Mutex([FingerprintKey: String]())
+    let journal = Mutex<CrashJournal?>(nil)
 
     /// Creates an engine.
     public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
@@ -64,6 +65,30 @@ public final class DiagnosticsEngine: Sendable {
         findingStore = FindingStore(capacity: configuration.maximumFindings)
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
         MainQueue.install()
+        updateJournal(for: configuration)
+    }
+
+    /// Where the crash journal goes (next to the report), or `nil` when reports are off.
+    public var journalPath: String? {
+        journal.withLock { $0?.path }
+    }
+
+    /// Keeps a crash journal next to the report whenever reports are written.
+    private func updateJournal(for configuration: Configuration) {
+        let wanted = configuration.writesReport
+            ? DiagnosticsReport.journalPath(forReport: configuration.resolvedReportPath) : nil
+        let (removed, added): (CrashJournal?, CrashJournal?) = journal.withLock { current in
+            guard current?.path != wanted else { return (nil, nil) }
+            let old = current
+            current = wanted.map { CrashJournal(engine: self, path: $0) }
+            return (old, current)
+        }
+        if let removed {
+            findingStore.removeObserver(removed)
+        }
+        if let added {
+            findingStore.addObserver(added)
+        }
     }
 
     /// The current configuration.
@@ -78,6 +103,7 @@ public final class DiagnosticsEngine: Sendable {
         hotStackDepth.store(configuration.capturesAllocationStacks ? configuration.stackDepth : 0, ordering: .relaxed)
         hotEventStacks.store(configuration.capturesEventStacks, ordering: .relaxed)
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
+        updateJournal(for: configuration)
     }
 
     /// Changes part of the configuration.
