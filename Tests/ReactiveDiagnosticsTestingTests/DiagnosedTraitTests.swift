@@ -63,6 +63,23 @@ struct DiagnosedTraitTests {
         #expect(engine.findings().map(\.test.name) == [name])
     }
 
+    @Test func aGrammarFindingDuringTheBodyIsAnIssueOfTheTest() async throws {
+        let engine = Fixture.quietEngine()
+        try await withKnownIssue {
+            try await inScope(.diagnosed(engine: engine)) {
+                let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("grammar"))
+                monitor.receivedSubscription()
+                monitor.requested(.unlimited)
+                monitor.didTerminate(monitor.willTerminate(failure: nil))
+                monitor.didDeliverValue(monitor.willDeliverValue())
+            }
+        } matching: { issue in
+            let comment = issue.comments.first?.rawValue ?? ""
+            return comment.hasPrefix("ReactiveDiagnostics: valueAfterTermination [error]") && comment.contains("  event at ")
+        }
+        #expect(engine.findings().map(\.kind) == [.valueAfterTermination])
+    }
+
     @Test func aCleanBodyRecordsNothing() async throws {
         // A long limit: the settle ends as soon as the main queue has run the cancel.
         let engine = Fixture.quietEngine(settle: .seconds(10))
