@@ -104,7 +104,11 @@ public final class Symbolizer: Sendable {
         }
         let function = symbol.map(Demangler.demangle)
         let module = function.flatMap(FrameClassifier.module(ofDemangled:))
-        let category = classifier.category(module: module, symbol: symbol, imagePath: imagePath)
+        var category = classifier.category(module: module, symbol: symbol, imagePath: imagePath)
+        if category == .user, let function, FrameClassifier.isGlue(function) {
+            // Thunks and forwarders the compiler wrote around the user's closures: fold them.
+            category = .system
+        }
         return SymbolizedFrame(
             address: address, imagePath: imagePath, imageBuildID: buildID, imageOffset: imageOffset,
             symbol: symbol, function: function, symbolOffset: symbolOffset, module: module,

@@ -33,6 +33,28 @@ extension DiagnosticsEngine {
     }
 }
 
+extension DiagnosticsEngine {
+    /// Writes the report to the configured path unless the file there already describes the
+    /// current state (apart from its end time). Returns the path written, or `nil` when the
+    /// file was current. Test glue calls this at the end of a bundle and again at exit: the
+    /// report is rewritten only when something changed, and its summary printed once.
+    @discardableResult
+    public func writeReportIfChanged() throws -> URL? {
+        let configured = configuration
+        let url = URL(fileURLWithPath: configured.resolvedReportPath)
+        let report = makeReport()
+        if let existing = try? DiagnosticsReport.load(from: url), RunReports.isCurrent(existing, comparedWith: report) {
+            return nil
+        }
+        try ReportFileWriter.write(report.encoded(), to: url)
+        journal.withLock { $0 }?.discard()
+        if configured.printsSummary {
+            StandardError.write(ReportSummary.text(for: report, path: url.path))
+        }
+        return url
+    }
+}
+
 /// Atomic file writes: temporary file in the same directory, flushed, then renamed.
 public enum ReportFileWriter {
     /// Writes `data` to `url` atomically, creating the directory if needed.

@@ -1,8 +1,4 @@
-// This file is kept identical in ReactiveDiagnosticsXCTest and ReactiveDiagnosticsTesting (a
-// test compares them): the two test-glue modules share nothing but the engine.
-
 import Foundation
-import ReactiveDiagnostics
 import Synchronization
 
 /// The engines whose reports are written when the run ends.
@@ -40,22 +36,13 @@ package enum RunReports {
     /// report path already describes the current state. Returns the path written, if any.
     @discardableResult
     package static func write(_ engine: DiagnosticsEngine) -> URL? {
-        let configuration = engine.configuration
-        let url = URL(fileURLWithPath: configuration.resolvedReportPath)
-        let report = engine.makeReport()
-        if let existing = try? DiagnosticsReport.load(from: url), isCurrent(existing, comparedWith: report) {
-            return nil
-        }
         do {
-            try ReportFileWriter.write(report.encoded(), to: url)
+            return try engine.writeReportIfChanged()
         } catch {
-            FileHandle.standardError.write(Data("ReactiveDiagnostics: cannot write the report to \(url.path): \(error)\n".utf8))
+            FileHandle.standardError.write(Data(
+                "ReactiveDiagnostics: cannot write the report to \(engine.configuration.resolvedReportPath): \(error)\n".utf8))
             return nil
         }
-        if configuration.printsSummary {
-            FileHandle.standardError.write(Data(ReportSummary.text(for: report, path: url.path).utf8))
-        }
-        return url
     }
 
     /// Whether `existing` is `fresh` apart from its end time.
