@@ -11,7 +11,7 @@ import Testing
 struct DiagnosedTraitTests {
     /// Collects what the known-issue matcher saw.
     final class Issues: Sendable {
-        private let state = Mutex<[Issue]>([])
+        private let state = LockedValue<[Issue]>([])
         func match(_ issue: Issue) -> Bool {
             state.withLock { $0.append(issue) }
             return true

@@ -71,7 +71,7 @@ struct StressTests {
     @Test func everyViolationMadeFromManyThreadsIsReported() {
         let engine = makeEngine { $0.capturesEventStacks = false }
         let label = DiagnosticLabel("broken")
-        let made = Mutex([FindingKind: Int]())
+        let made = LockedValue([FindingKind: Int]())
         let iterations = churn(threads: 6) { thread, iteration in
             let monitor = engine.makeStreamMonitor(label: label)
             var local: [FindingKind: Int] = [:]

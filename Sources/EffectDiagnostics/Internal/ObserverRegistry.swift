@@ -1,5 +1,4 @@
 import ReactiveDiagnostics
-import Synchronization
 
 /// Maps the tokens ``DiagnosedNotificationCenter`` handed out to their resources, so that
 /// removing an observer through the wrapper ends its resource at once, whatever the
@@ -13,7 +12,7 @@ final class ObserverRegistry: Sendable {
         var resource: TrackedResource
     }
 
-    private let entries = Mutex([UInt: Entry]())
+    private let entries = LockedValue([UInt: Entry]())
 
     func insert(_ id: UInt, observer: AnyObject, resource: TrackedResource) {
         entries.withLock { $0[id] = Entry(observer: observer, resource: resource) }

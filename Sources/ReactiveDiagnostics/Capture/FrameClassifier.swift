@@ -1,6 +1,5 @@
 import Foundation
 import ReactiveDiagnosticsReport
-import Synchronization
 
 /// Decides whose code a frame is (``FrameCategory``) from its demangled name and image.
 ///
@@ -33,7 +32,7 @@ public final class FrameClassifier: Sendable {
         ]
     }
 
-    private let modules = Mutex(Modules())
+    private let modules = LockedValue(Modules())
 
     /// Creates a classifier with the default module lists.
     public init() {}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Stores each distinct call stack once and hands out a ``StackID`` for it.
 ///
@@ -20,7 +19,7 @@ public final class StackInterner: Sendable {
     static let shardCount = 1 << shardBits
 
     private final class Shard: Sendable {
-        let state = Mutex(ShardState())
+        let state = LockedValue(ShardState())
     }
 
     private struct ShardState {

@@ -1,7 +1,6 @@
 import CReactiveDiagnostics
 import Foundation
 import ReactiveDiagnosticsReport
-import Synchronization
 
 /// Turns raw return addresses into ``SymbolizedFrame``s, caching every address it has seen.
 ///
@@ -19,7 +18,7 @@ public final class Symbolizer: Sendable {
     /// The process-wide symbolizer (its cache is shared by every engine).
     public static let shared = Symbolizer()
 
-    private let cache = Mutex([UInt: SymbolizedFrame]())
+    private let cache = LockedValue([UInt: SymbolizedFrame]())
     private let classifier: FrameClassifier
 
     /// Creates a symbolizer using `classifier` to categorize frames.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension DiagnosticsEngine {
     /// Records a finding: resolves its policy, captures the offending event's stack and

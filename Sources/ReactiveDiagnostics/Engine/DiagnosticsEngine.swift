@@ -45,20 +45,20 @@ public final class DiagnosticsEngine: Sendable {
 
     let findingStore: FindingStore
     let startUptime = DispatchTime.now().uptimeNanoseconds
-    private let settings: Mutex<Configuration>
+    private let settings: LockedValue<Configuration>
     private let hotEnabled: Atomic<Bool>
     private let hotStackDepth: Atomic<Int>
     private let hotEventStacks: Atomic<Bool>
-    let probes = Mutex([SchedulerProbe]())
+    let probes = LockedValue([SchedulerProbe]())
     let premature = PrematureCancelLedger()
-    let tests = Mutex(TestLog())
-    let fingerprints = Mutex([FingerprintKey: String]())
-    let journal = Mutex<CrashJournal?>(nil)
+    let tests = LockedValue(TestLog())
+    let fingerprints = LockedValue([FingerprintKey: String]())
+    let journal = LockedValue<CrashJournal?>(nil)
 
     /// Creates an engine.
     public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
         self.symbolizer = symbolizer
-        settings = Mutex(configuration)
+        settings = LockedValue(configuration)
         hotEnabled = Atomic(configuration.isEnabled)
         hotStackDepth = Atomic(configuration.capturesAllocationStacks ? configuration.stackDepth : 0)
         hotEventStacks = Atomic(configuration.capturesEventStacks)

@@ -37,7 +37,7 @@ public final class ResourceLedger: Sendable {
     }
 
     private final class Shard: Sendable {
-        let state = Mutex(ShardState())
+        let state = LockedValue(ShardState())
     }
 
     static let shardCount = 16
@@ -211,7 +211,7 @@ private final class LivenessProbes: Sendable {
         weak var object: AnyObject?
     }
 
-    private let state = Mutex([ResourceToken: Weak]())
+    private let state = LockedValue([ResourceToken: Weak]())
 
     func add(_ token: ResourceToken, object: AnyObject) {
         let probe = Weak(object: object)

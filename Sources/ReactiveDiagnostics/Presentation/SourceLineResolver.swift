@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A position in a source file, read from a frame's debug line table.
 package struct SourceLine: Hashable, Sendable {
@@ -36,7 +35,7 @@ package final class SourceLineResolver: Sendable {
         var offset: UInt
     }
 
-    private let cache = Mutex<[Key: SourceLine?]>([:])
+    private let cache = LockedValue<[Key: SourceLine?]>([:])
 
     /// Creates a resolver that runs the symbolizer at `symbolizer` (none: never resolves).
     package init(symbolizer: String?) {

@@ -1,6 +1,5 @@
 import Foundation
 import ReactiveDiagnosticsReport
-import Synchronization
 
 /// Appends every finding, as it is made, to a journal next to the report, so that a test
 /// process that dies (`fatalError`, a trap, `SIGKILL`) still leaves what it found.
@@ -20,12 +19,12 @@ final class CrashJournal: FindingObserver, Sendable {
 
     let path: String
     private unowned let engine: DiagnosticsEngine
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     init(engine: DiagnosticsEngine, path: String) {
         self.engine = engine
         self.path = path
-        state = Mutex(State(stacks: StackTable(engine: engine), converter: FindingConverter(engine: engine)))
+        state = LockedValue(State(stacks: StackTable(engine: engine), converter: FindingConverter(engine: engine)))
     }
 
     func didRecord(_ finding: Finding) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReactiveDiagnosticsReport
 
 /// Builds a ``DiagnosticsReport`` from an engine: symbolizes every stack a finding or live

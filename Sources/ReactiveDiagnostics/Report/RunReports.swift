@@ -10,7 +10,7 @@ import Synchronization
 /// file nor the summary is written again). Either glue module, or both in one process, may
 /// write: nothing is lost and nothing is counted twice.
 package enum RunReports {
-    private static let engines = Mutex<[DiagnosticsEngine]>([])
+    private static let engines = LockedValue<[DiagnosticsEngine]>([])
     private static let registeredAtExit = Atomic<Bool>(false)
 
     /// Adds an engine whose report is written at the end of the run (once per engine).

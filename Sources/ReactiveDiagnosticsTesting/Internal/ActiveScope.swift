@@ -1,15 +1,14 @@
 import ReactiveDiagnostics
-import Synchronization
 
 /// The diagnosed scope of the running test case, so that a second `.diagnosed` trait on the
 /// same test (one on the suite, one on the test) adds its options instead of checking twice.
 final class ActiveScope: Sendable {
     @TaskLocal static var current: ActiveScope?
 
-    private let state: Mutex<TestOptions>
+    private let state: LockedValue<TestOptions>
 
     init(_ options: TestOptions) {
-        state = Mutex(options)
+        state = LockedValue(options)
     }
 
     /// The merged options: every allowance, and the longest settle time.

@@ -1,9 +1,9 @@
-import Synchronization
+import ReactiveDiagnostics
 import Testing
 
 /// Names a test case for attribution and the report.
 enum TestNaming {
-    private static let caseCounters = Mutex<[Test.ID: Int]>([:])
+    private static let caseCounters = LockedValue<[Test.ID: Int]>([:])
 
     /// `Module.Suite/test()` (the test's ID without its source location), plus ` #N` for the
     /// N-th case of a parameterized test started in this process: cases of one test may run at

@@ -18,7 +18,7 @@ final class DiagnosticsObserver: NSObject, XCTestObservation, Sendable {
 
     private let isRegistered = Atomic<Bool>(false)
     /// `nil` until `install()`: then every test that starts is checked.
-    private let settings = Mutex<Settings?>(nil)
+    private let settings = LockedValue<Settings?>(nil)
 
     /// Checks every test that starts from now on, with these settings, and activates the observer.
     func checkEveryTest(_ settings: Settings) {

@@ -1,6 +1,5 @@
 import Foundation
 import ReactiveDiagnostics
-import Synchronization
 import XCTest
 
 /// The diagnostics of the XCTest tests running now: a checkpoint when a test starts, the
@@ -17,7 +16,7 @@ enum TestCaseDiagnostics {
         var fallback: SourceLine?
     }
 
-    private static let running = Mutex<[ObjectIdentifier: Entry]>([:])
+    private static let running = LockedValue<[ObjectIdentifier: Entry]>([:])
 
     /// Starts `testCase`: a checkpoint, and the process-wide serial test identity (XCTest runs
     /// one test at a time in a process).

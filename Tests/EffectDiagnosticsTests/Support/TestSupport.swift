@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import ReactiveDiagnostics
-import Synchronization
 import Testing
 
 /// An engine for one test: stacks on, nothing written to disk, nothing printed.
@@ -91,7 +90,7 @@ func eventually(
 
 /// A thread-safe counter and log for callbacks running on any queue.
 final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex([Value]())
+    private let values = LockedValue([Value]())
 
     func append(_ value: Value) {
         values.withLock { $0.append(value) }

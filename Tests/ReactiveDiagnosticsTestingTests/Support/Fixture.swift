@@ -1,6 +1,5 @@
 import Foundation
 import ReactiveDiagnostics
-import Synchronization
 import Testing
 
 /// The fixture tests of this target: Swift Testing tests that only run in a child process
@@ -13,7 +12,7 @@ enum Fixture {
     /// Why fixtures are disabled in the normal run.
     static let disabledReason: Comment = "fixture: runs only in a child process started by the integration tests"
 
-    private static let kept = Mutex<[StreamMonitor]>([])
+    private static let kept = LockedValue<[StreamMonitor]>([])
 
     /// Keeps a monitor alive to the end of the process: a leaked subscription. (Fixtures call
     /// `makeStreamMonitor` in the test method itself, as an adapter's wrapper would, so that

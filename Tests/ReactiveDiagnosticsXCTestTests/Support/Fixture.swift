@@ -1,6 +1,5 @@
 import Foundation
 import ReactiveDiagnostics
-import Synchronization
 
 /// The fixture tests of this target: XCTest tests that only run in a child process started by
 /// the tests in this target (``ChildProcess``), which sets `REACTIVE_DIAGNOSTICS_FIXTURE=1`.
@@ -12,7 +11,7 @@ enum Fixture {
     /// Why fixtures are skipped in the normal run.
     static let skipReason = "fixture: runs only in a child process started by the integration tests"
 
-    private static let kept = Mutex<[StreamMonitor]>([])
+    private static let kept = LockedValue<[StreamMonitor]>([])
 
     /// Keeps a monitor alive to the end of the process: a leaked subscription. (Fixtures call
     /// `makeStreamMonitor` in the test method itself, as an adapter's wrapper would, so that
