@@ -97,7 +97,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "reactive-diag-benchmark",
-            dependencies: ["ReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool"] + openCombine,
+            dependencies: ["ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool"] + openCombine,
             path: "Tools/Benchmarks",
             swiftSettings: swiftSettings
         ),

@@ -9,6 +9,16 @@
 #endif
 
 static _Thread_local uint32_t current_test = 0;
+static _Thread_local uint32_t thread_shard = 0;
+static uint32_t next_shard = 0;
+
+uint32_t rdiag_thread_shard(void) {
+    if (thread_shard == 0) {
+        // Round-robin, so threads registering at once rarely share a shard lock.
+        thread_shard = __atomic_fetch_add(&next_shard, 1, __ATOMIC_RELAXED) + 1;
+    }
+    return thread_shard - 1;
+}
 
 uint32_t rdiag_current_test_get(void) { return current_test; }
 

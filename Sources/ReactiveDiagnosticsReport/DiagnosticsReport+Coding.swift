@@ -9,15 +9,22 @@ extension DiagnosticsReport {
     public static let maximumNesting = 64
 
     /// Encodes the report as compact JSON with sorted keys (deterministic output).
+    ///
+    /// Compact output goes through a single-pass writer (reports can hold hundreds of
+    /// thousands of findings); pretty output goes through `JSONEncoder`. Both produce the
+    /// same document.
     public func encoded(prettyPrinted: Bool = false) throws -> Data {
+        guard prettyPrinted else {
+            var writer = JSONWriter(capacity: 4096 + findings.count * 512)
+            write(to: &writer)
+            return Data(writer.bytes)
+        }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(ReportDates.format(date))
         }
-        encoder.outputFormatting = prettyPrinted
-            ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 
@@ -31,53 +38,83 @@ extension DiagnosticsReport {
         if data.isEmpty || data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw ReportError(source: source, reason: .empty)
         }
-        if let problem = JSONShape.nestingProblem(in: data, limit: maximumNesting) {
-            throw ReportError(source: source, reason: .malformed(problem))
-        }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw ReportError(source: source, reason: .malformed(Self.describe(error)))
-        }
-        guard let dictionary = object as? [String: Any] else {
-            throw ReportError(source: source, reason: .notAReport("the top level is not a JSON object"))
-        }
-        guard let versionValue = dictionary["schemaVersion"] else {
-            throw ReportError(source: source, reason: .notAReport("it has no schemaVersion field"))
-        }
-        // JSON booleans also arrive as NSNumber (objCType "c"); they are not versions.
-        guard let number = versionValue as? NSNumber, String(cString: number.objCType) != "c",
-              Double(number.intValue) == number.doubleValue
-        else {
-            throw ReportError(source: source, reason: .notAReport("schemaVersion is not a number"))
-        }
-        let version = number.intValue
-        guard version == currentSchemaVersion else {
-            throw ReportError(
-                source: source,
-                reason: .unsupportedVersion(found: version, supported: currentSchemaVersion))
-        }
-        let report: DiagnosticsReport
-        do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .custom { decoder in
-                let container = try decoder.singleValueContainer()
-                let text = try container.decode(String.self)
-                guard let date = ReportDates.parse(text) else {
-                    throw DecodingError.dataCorruptedError(
-                        in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
+        let result: Result<DiagnosticsReport, ReportError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            do throws(ReportError) {
+                try checkVersion(bytes, source: source)
+                var reader = JSONReader(bytes, maximumDepth: maximumNesting)
+                let report: DiagnosticsReport
+                do throws(JSONReadError) {
+                    report = try read(&reader)
+                    try reader.expectEnd()
+                } catch {
+                    throw ReportError(source: source, reason: error.kind == .syntax ? .malformed(error.message) : .invalid(error.message))
                 }
-                return date
+                return .success(report)
+            } catch {
+                return .failure(error)
             }
-            report = try decoder.decode(DiagnosticsReport.self, from: data)
-        } catch {
-            throw ReportError(source: source, reason: .invalid(Self.describe(error)))
         }
+        let report = try result.get()
         if let problem = report.validationProblem() {
             throw ReportError(source: source, reason: .invalid(problem))
         }
         return report
+    }
+
+    /// A first, skimming pass: is this a JSON object with a `schemaVersion` we know? Runs
+    /// before the full read so that a newer report gets "unsupported version", not a
+    /// confusing complaint about a field.
+    private static func checkVersion(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(ReportError) {
+        enum Probe {
+            case notAnObject
+            case versionNotANumber
+            case version(Int?)
+        }
+        var reader = JSONReader(bytes, maximumDepth: maximumNesting)
+        let probe: Probe
+        do throws(JSONReadError) {
+            probe = try skimVersion(&reader)
+        } catch {
+            throw ReportError(source: source, reason: .malformed(error.message))
+        }
+        func skimVersion(_ reader: inout JSONReader) throws(JSONReadError) -> Probe {
+            do throws(JSONReadError) {
+                try reader.beginObject()
+            } catch where error.kind == .shape {
+                return .notAnObject
+            }
+            var version: Int?
+            var numeric = true
+            while let key = try reader.nextKey() {
+                if key == "schemaVersion" {
+                    let mark = reader.position
+                    do throws(JSONReadError) {
+                        version = try reader.readInt()
+                    } catch where error.kind == .shape {
+                        numeric = false
+                        reader.rewind(to: mark)
+                        try reader.skipValue()
+                    }
+                } else {
+                    try reader.skipValue()
+                }
+            }
+            try reader.expectEnd()
+            return numeric ? .version(version) : .versionNotANumber
+        }
+        switch probe {
+        case .notAnObject:
+            throw ReportError(source: source, reason: .notAReport("the top level is not a JSON object"))
+        case .versionNotANumber:
+            throw ReportError(source: source, reason: .notAReport("schemaVersion is not a number"))
+        case .version(nil):
+            throw ReportError(source: source, reason: .notAReport("it has no schemaVersion field"))
+        case .version(let version?) where version != currentSchemaVersion:
+            throw ReportError(source: source, reason: .unsupportedVersion(found: version, supported: currentSchemaVersion))
+        case .version:
+            return
+        }
     }
 
     /// Reads, decodes and validates the report at `url`.
@@ -269,37 +306,3 @@ public enum ReportDates {
     }
 }
 
-/// Cheap structural checks done before parsing.
-enum JSONShape {
-    /// Describes where nesting exceeds `limit`, or returns `nil`. Linear, no allocation.
-    static func nestingProblem(in data: Data, limit: Int) -> String? {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
-            var depth = 0
-            var inString = false
-            var escaped = false
-            for (offset, byte) in bytes.enumerated() {
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                    continue
-                }
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    depth += 1
-                    if depth > limit {
-                        return "nesting deeper than \(limit) levels at byte \(offset)"
-                    }
-                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-                default: break
-                }
-            }
-            return nil
-        }
-    }
-}

@@ -31,7 +31,7 @@ public struct RunInfo: Codable, Sendable, Equatable {
     public var processCount: Int
 
     /// How complete a report is.
-    public enum Completeness: String, Codable, Sendable, Equatable {
+    public enum Completeness: String, Codable, Sendable, Equatable, CaseIterable {
         /// Written when the run ended normally.
         case final
         /// Rebuilt from the journal of a process that did not finish.

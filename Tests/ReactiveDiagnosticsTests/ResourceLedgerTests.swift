@@ -1,5 +1,4 @@
 import ReactiveDiagnostics
-import Synchronization
 import Testing
 
 @Suite("Resource ledger")
@@ -120,7 +119,7 @@ struct ResourceLedgerTests {
     @Test func concurrentLiveCountsAreExactWhileResourcesStayAlive() {
         let ledger = ResourceLedger()
         let label = self.label
-        let kept = Mutex([ResourceToken]())
+        let kept = LockedValue([ResourceToken]())
         onThreads(4) { _ in
             var mine: [ResourceToken] = []
             for _ in 0..<5_000 {

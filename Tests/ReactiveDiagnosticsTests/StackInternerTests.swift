@@ -1,5 +1,4 @@
 import ReactiveDiagnostics
-import Synchronization
 import Testing
 
 @Suite("Stack interning")
@@ -41,7 +40,7 @@ struct StackInternerTests {
 
     @Test func concurrentInterningIsConsistent() {
         let interner = StackInterner()
-        let results = Mutex([[StackID]](repeating: [], count: 8))
+        let results = LockedValue([[StackID]](repeating: [], count: 8))
         onThreads(8) { thread in
             var mine: [StackID] = []
             for index in 0..<2_000 {

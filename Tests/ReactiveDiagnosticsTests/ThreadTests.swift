@@ -17,14 +17,18 @@ struct ThreadTests {
     }
 
     @Test func threadInfoDescribesTheThread() async {
-        let info = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                Thread.current.name = "rd-worker"
-                continuation.resume(returning: ThreadInfo.current)
-            }
+        // libdispatch names its worker threads; the kernel id is what gdb and ps show.
+        let worker = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: ThreadInfo.current) }
         }
-        #expect(info.name == "rd-worker" && !info.isMainQueue && info.id > 0)
-        #expect(info.description.contains("rd-worker"))
+        #expect(worker.id > 0 && !worker.isMainQueue)
+        #expect(worker.name?.isEmpty == false)
+        #expect(worker.description == "thread \(worker.id) '\(worker.name ?? "")' (background)")
+        let main = await withCheckedContinuation { continuation in
+            DispatchQueue.main.async { continuation.resume(returning: ThreadInfo.current) }
+        }
+        #expect(main.isMainQueue && main.id != worker.id)
+        #expect(main.description.hasSuffix("(main queue)"))
     }
 
     @Test func testIdentityResolvesThreadLocalThenTaskLocalThenSerial() {

@@ -49,6 +49,9 @@ int rdiag_is_process_main_thread(void);
 /// Writes the calling thread's name (may be empty). Returns 0 on success.
 int rdiag_thread_name(char *_Nonnull name, size_t capacity);
 
+/// A small number for the calling thread, assigned round-robin on first use (for sharding).
+uint32_t rdiag_thread_shard(void);
+
 /// Thread-local test attribution: the id of the test whose work this thread is doing,
 /// set by ReactiveDiagnostics around deliveries and scheduled actions (0 = none).
 uint32_t rdiag_current_test_get(void);

@@ -1,6 +1,5 @@
 import Foundation
 import ReactiveDiagnosticsReport
-import Synchronization
 
 /// Decides whose code a frame is (``FrameCategory``) from its demangled name and image.
 ///
@@ -33,7 +32,7 @@ public final class FrameClassifier: Sendable {
         ]
     }
 
-    private let modules = Mutex(Modules())
+    private let modules = LockedValue(Modules())
 
     /// Creates a classifier with the default module lists.
     public init() {}
@@ -52,6 +51,13 @@ public final class FrameClassifier: Sendable {
     public func category(module: String?, symbol: String?, imagePath: String?) -> FrameCategory {
         if let symbol, Self.isOwnCSymbol(symbol) {
             return .diagnostics
+        }
+        if let symbol, Self.isProcessEntry(symbol) {
+            return .system
+        }
+        if let symbol, Self.isMacroExpansion(symbol), module.map({ !modules.withLock { $0.own }.contains($0) }) ?? true {
+            // Code a macro wrote (Swift Testing's @Test expansion) is the framework's, not the user's.
+            return .framework
         }
         if let module {
             let category: FrameCategory? = modules.withLock { modules in
@@ -88,6 +94,17 @@ public final class FrameClassifier: Sendable {
             return .system
         }
         return nil
+    }
+
+    /// `main`, `_start` and the C library's start-up: every stack ends in them.
+    static func isProcessEntry(_ symbol: String) -> Bool {
+        symbol == "main" || symbol == "_start" || symbol == "__libc_start_main" || symbol == "__libc_start_call_main"
+    }
+
+    /// Mangled names of macro-generated declarations contain `fMp_` (peer), `fMf_`
+    /// (freestanding), `fMm_` (member) or `fMe_` (extension) expansion markers.
+    static func isMacroExpansion(_ symbol: String) -> Bool {
+        symbol.hasPrefix("$s") && (symbol.contains("fMp_") || symbol.contains("fMf_") || symbol.contains("fMm_") || symbol.contains("fMe_"))
     }
 
     static func isOwnCSymbol(_ symbol: String) -> Bool {

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Stores each distinct call stack once and hands out a ``StackID`` for it.
 ///
@@ -19,7 +19,7 @@ public final class StackInterner: Sendable {
     static let shardCount = 1 << shardBits
 
     private final class Shard: Sendable {
-        let state = Mutex(ShardState())
+        let state = LockedValue(ShardState())
     }
 
     private struct ShardState {
@@ -41,10 +41,8 @@ public final class StackInterner: Sendable {
                 let local = Int(entry - 1)
                 if hashes[local] == hash && Int(lengths[local]) == frames.count {
                     let start = Int(starts[local])
-                    var equal = true
-                    for index in 0..<frames.count where arena[start + index] != frames[index] {
-                        equal = false
-                        break
+                    let equal = arena.withUnsafeBufferPointer { stored in
+                        memcmp(stored.baseAddress! + start, frames.baseAddress!, frames.count * MemoryLayout<UInt>.stride) == 0
                     }
                     if equal {
                         return UInt32(local)

@@ -1,7 +1,6 @@
 import CReactiveDiagnostics
 import Foundation
 import ReactiveDiagnosticsReport
-import Synchronization
 
 /// Turns raw return addresses into ``SymbolizedFrame``s, caching every address it has seen.
 ///
@@ -19,7 +18,7 @@ public final class Symbolizer: Sendable {
     /// The process-wide symbolizer (its cache is shared by every engine).
     public static let shared = Symbolizer()
 
-    private let cache = Mutex([UInt: SymbolizedFrame]())
+    private let cache = LockedValue([UInt: SymbolizedFrame]())
     private let classifier: FrameClassifier
 
     /// Creates a symbolizer using `classifier` to categorize frames.
@@ -104,7 +103,11 @@ public final class Symbolizer: Sendable {
         }
         let function = symbol.map(Demangler.demangle)
         let module = function.flatMap(FrameClassifier.module(ofDemangled:))
-        let category = classifier.category(module: module, symbol: symbol, imagePath: imagePath)
+        var category = classifier.category(module: module, symbol: symbol, imagePath: imagePath)
+        if category == .user, let function, FrameClassifier.isGlue(function) {
+            // Thunks and forwarders the compiler wrote around the user's closures: fold them.
+            category = .system
+        }
         return SymbolizedFrame(
             address: address, imagePath: imagePath, imageBuildID: buildID, imageOffset: imageOffset,
             symbol: symbol, function: function, symbolOffset: symbolOffset, module: module,

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReactiveDiagnosticsReport
 
 extension DiagnosticsEngine {
@@ -37,10 +36,10 @@ extension DiagnosticsEngine {
             TestIdentity.serialCurrent = .none
         }
         let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
-        tests.withLock { log in
-            log.records.append(TestRecord(
-                name: checkpoint.test.name ?? "", findings: outcome.unsuppressed.count, failed: !outcome.failures.isEmpty))
-        }
+        let record = TestRecord(
+            name: checkpoint.test.name ?? "", findings: outcome.unsuppressed.count, failed: !outcome.failures.isEmpty)
+        tests.withLock { $0.records.append(record) }
+        journal.withLock { $0 }?.didFinish(record)
         return outcome
     }
 

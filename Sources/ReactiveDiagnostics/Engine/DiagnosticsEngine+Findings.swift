@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension DiagnosticsEngine {
     /// Records a finding: resolves its policy, captures the offending event's stack and
@@ -88,12 +87,14 @@ extension DiagnosticsEngine {
     /// (the user's frames of the allocation stack, or of the event stack when no allocation
     /// stack was captured). Never depends on raw addresses, so it survives rebuilds and ASLR.
     public func fingerprint(of finding: Finding) -> String {
-        if let cached = fingerprints.withLock({ $0[finding.id] }) {
+        let key = FingerprintKey(
+            kind: finding.kind, label: finding.label,
+            stack: finding.allocationStack.isCaptured ? finding.allocationStack : finding.eventStack)
+        if let cached = fingerprints.withLock({ $0[key] }) {
             return cached
         }
-        let value = fingerprint(kind: finding.kind, label: finding.label,
-                                stack: finding.allocationStack.isCaptured ? finding.allocationStack : finding.eventStack)
-        fingerprints.withLock { $0[finding.id] = value }
+        let value = fingerprint(kind: key.kind, label: key.label, stack: key.stack)
+        fingerprints.withLock { $0[key] = value }
         return value
     }
 

@@ -45,25 +45,50 @@ public final class DiagnosticsEngine: Sendable {
 
     let findingStore: FindingStore
     let startUptime = DispatchTime.now().uptimeNanoseconds
-    private let settings: Mutex<Configuration>
+    private let settings: LockedValue<Configuration>
     private let hotEnabled: Atomic<Bool>
     private let hotStackDepth: Atomic<Int>
     private let hotEventStacks: Atomic<Bool>
-    let probes = Mutex([SchedulerProbe]())
+    let probes = LockedValue([SchedulerProbe]())
     let premature = PrematureCancelLedger()
-    let tests = Mutex(TestLog())
-    let fingerprints = Mutex([Int: String]())
+    let tests = LockedValue(TestLog())
+    let fingerprints = LockedValue([FingerprintKey: String]())
+    let journal = LockedValue<CrashJournal?>(nil)
 
     /// Creates an engine.
     public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
         self.symbolizer = symbolizer
-        settings = Mutex(configuration)
+        settings = LockedValue(configuration)
         hotEnabled = Atomic(configuration.isEnabled)
         hotStackDepth = Atomic(configuration.capturesAllocationStacks ? configuration.stackDepth : 0)
         hotEventStacks = Atomic(configuration.capturesEventStacks)
         findingStore = FindingStore(capacity: configuration.maximumFindings)
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
         MainQueue.install()
+        updateJournal(for: configuration)
+    }
+
+    /// Where the crash journal goes (next to the report), or `nil` when reports are off.
+    public var journalPath: String? {
+        journal.withLock { $0?.path }
+    }
+
+    /// Keeps a crash journal next to the report whenever reports are written.
+    private func updateJournal(for configuration: Configuration) {
+        let wanted = configuration.writesReport
+            ? DiagnosticsReport.journalPath(forReport: configuration.resolvedReportPath) : nil
+        let (removed, added): (CrashJournal?, CrashJournal?) = journal.withLock { current in
+            guard current?.path != wanted else { return (nil, nil) }
+            let old = current
+            current = wanted.map { CrashJournal(engine: self, path: $0) }
+            return (old, current)
+        }
+        if let removed {
+            findingStore.removeObserver(removed)
+        }
+        if let added {
+            findingStore.addObserver(added)
+        }
     }
 
     /// The current configuration.
@@ -78,6 +103,7 @@ public final class DiagnosticsEngine: Sendable {
         hotStackDepth.store(configuration.capturesAllocationStacks ? configuration.stackDepth : 0, ordering: .relaxed)
         hotEventStacks.store(configuration.capturesEventStacks, ordering: .relaxed)
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
+        updateJournal(for: configuration)
     }
 
     /// Changes part of the configuration.
@@ -172,6 +198,13 @@ public final class DiagnosticsEngine: Sendable {
     public func schedulerSummaries() -> [SchedulerSummary] {
         probes.withLock { $0 }.map { $0.summary() }
     }
+}
+
+/// What a fingerprint depends on: findings sharing these share a fingerprint.
+struct FingerprintKey: Hashable {
+    var kind: FindingKind
+    var label: String?
+    var stack: StackID
 }
 
 /// The list of tests run, for the report.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Cancels that came before any value, kept until a checkpoint decides (by symbolizing the
 /// cancel stack, off the hot path) whether a released cancellable caused them.
@@ -11,7 +10,7 @@ final class PrematureCancelLedger: Sendable {
         var markers: [String]
     }
 
-    private let candidates = Mutex([Candidate: Int]())
+    private let candidates = LockedValue([Candidate: Int]())
 
     func note(_ candidate: Candidate) {
         candidates.withLock { $0[candidate, default: 0] += 1 }

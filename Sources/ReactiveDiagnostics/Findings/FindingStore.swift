@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Observes findings as they are recorded (the crash journal is one).
 ///
@@ -23,7 +22,7 @@ final class FindingStore: Sendable {
         var observers: [any FindingObserver] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     let capacity: Int
 
     init(capacity: Int) {

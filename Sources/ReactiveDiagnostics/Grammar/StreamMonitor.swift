@@ -123,7 +123,8 @@ public final class StreamMonitor: Sendable {
         State(rawValue: phase.load(ordering: .relaxed)) ?? .active
     }
 
-    /// Values delivered so far.
+    /// Values delivered so far. Exact while deliveries are serial; each reported concurrent
+    /// delivery may cost the count one (the owner counts without an atomic read-modify-write).
     public var valuesDelivered: Int {
         values.load(ordering: .relaxed)
     }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Strings interned to small ids, process-wide. Id 0 is reserved for "none".
 final class InternTable: Sendable {
@@ -7,7 +6,7 @@ final class InternTable: Sendable {
         var names: [String] = [""]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     func id(for name: String) -> UInt32 {
         state.withLock { state in

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The kind of a tracked live resource: subscription, scheduled action, timer, observer…
 ///
@@ -13,7 +12,7 @@ public struct ResourceKind: Hashable, Sendable, CustomStringConvertible {
     /// The index in the kind table.
     let index: UInt8
 
-    private static let table = Mutex<[String]>([
+    private static let table = LockedValue<[String]>([
         "subscription", "subscriber", "cancellable", "scheduledAction", "timer", "callback", "observer",
     ])
 

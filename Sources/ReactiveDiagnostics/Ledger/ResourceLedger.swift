@@ -1,3 +1,4 @@
+import CReactiveDiagnostics
 import Synchronization
 
 /// Counts live resources and remembers where each was allocated.
@@ -36,7 +37,7 @@ public final class ResourceLedger: Sendable {
     }
 
     private final class Shard: Sendable {
-        let state = Mutex(ShardState())
+        let state = LockedValue(ShardState())
     }
 
     static let shardCount = 16
@@ -53,8 +54,7 @@ public final class ResourceLedger: Sendable {
 
     @inline(__always)
     private func shardForCurrentThread() -> Int {
-        let token = UInt64(currentThreadToken())
-        return Int(truncatingIfNeeded: (token &* 0x9e37_79b9_7f4a_7c15) >> 60) & (Self.shardCount - 1)
+        Int(rdiag_thread_shard()) & (Self.shardCount - 1)
     }
 
     /// Registers a live resource.
@@ -211,7 +211,7 @@ private final class LivenessProbes: Sendable {
         weak var object: AnyObject?
     }
 
-    private let state = Mutex([ResourceToken: Weak]())
+    private let state = LockedValue([ResourceToken: Weak]())
 
     func add(_ token: ResourceToken, object: AnyObject) {
         let probe = Weak(object: object)

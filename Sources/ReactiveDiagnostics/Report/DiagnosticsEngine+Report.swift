@@ -1,26 +1,54 @@
 import Foundation
+import Synchronization
 import ReactiveDiagnosticsReport
 
 extension DiagnosticsEngine {
     /// Builds the report: findings with fingerprints, ledger totals and live sites,
     /// scheduler statistics, and every referenced stack symbolized.
     public func makeReport(completeness: RunInfo.Completeness = .final) -> DiagnosticsReport {
-        var builder = ReportBuilder(engine: self)
-        return builder.build(completeness: completeness)
+        ReportBuilder(engine: self).build(completeness: completeness)
     }
 
     /// Writes the report atomically (a temporary file renamed over the destination, so a
     /// reader never sees half a report) and prints a short summary on standard error.
     ///
     /// - Parameter path: Where to write; defaults to the configuration's report path
-    ///   (`.build/reactive-diagnostics/report-%n-%p.json`).
+    ///   (`.build/reactive-diagnostics/report-%n-%p.json`). Writing there also removes the
+    ///   crash journal, which the report supersedes.
     /// - Returns: The URL written.
     @discardableResult
     public func writeReport(to path: String? = nil) throws -> URL {
         let report = makeReport()
-        let url = URL(fileURLWithPath: path ?? configuration.resolvedReportPath)
+        let configured = configuration.resolvedReportPath
+        let url = URL(fileURLWithPath: path ?? configured)
         try ReportFileWriter.write(report.encoded(), to: url)
+        if path == nil || path == configured {
+            // The report now holds everything the crash journal did.
+            journal.withLock { $0 }?.discard()
+        }
         if configuration.printsSummary {
+            StandardError.write(ReportSummary.text(for: report, path: url.path))
+        }
+        return url
+    }
+}
+
+extension DiagnosticsEngine {
+    /// Writes the report to the configured path unless the file there already describes the
+    /// current state (apart from its end time). Returns the path written, or `nil` when the
+    /// file was current. Test glue calls this at the end of a bundle and again at exit: the
+    /// report is rewritten only when something changed, and its summary printed once.
+    @discardableResult
+    public func writeReportIfChanged() throws -> URL? {
+        let configured = configuration
+        let url = URL(fileURLWithPath: configured.resolvedReportPath)
+        let report = makeReport()
+        if let existing = try? DiagnosticsReport.load(from: url), RunReports.isCurrent(existing, comparedWith: report) {
+            return nil
+        }
+        try ReportFileWriter.write(report.encoded(), to: url)
+        journal.withLock { $0 }?.discard()
+        if configured.printsSummary {
             StandardError.write(ReportSummary.text(for: report, path: url.path))
         }
         return url

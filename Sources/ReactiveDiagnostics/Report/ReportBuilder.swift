@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReactiveDiagnosticsReport
 
 /// Builds a ``DiagnosticsReport`` from an engine: symbolizes every stack a finding or live
@@ -7,18 +6,15 @@ import ReactiveDiagnosticsReport
 struct ReportBuilder {
     let engine: DiagnosticsEngine
 
-    private var stackIDs: [StackID: Int] = [:]
-    private var stacks: [ReportStack] = []
-    private var imageIDs: [String: Int] = [:]
-    private var images: [ReportImage] = []
-
     init(engine: DiagnosticsEngine) {
         self.engine = engine
     }
 
-    mutating func build(completeness: RunInfo.Completeness) -> DiagnosticsReport {
+    func build(completeness: RunInfo.Completeness) -> DiagnosticsReport {
         engine.evaluatePrematureCancels(test: nil)
         engine.ledger.sweep()
+        var stacks = StackTable(engine: engine)
+        var converter = FindingConverter(engine: engine)
         let findings = engine.findings()
         var reportFindings: [ReportFinding] = []
         reportFindings.reserveCapacity(findings.count)
@@ -28,14 +24,7 @@ struct ReportBuilder {
             if hasRules, finding.suppressedBy == nil {
                 finding.suppressedBy = engine.applySuppressions(to: finding)
             }
-            reportFindings.append(ReportFinding(
-                id: finding.id, kind: finding.kind.rawValue, severity: finding.severity, message: finding.message,
-                label: finding.label, resourceKind: finding.resourceKind?.name, test: finding.test.name,
-                fingerprint: engine.fingerprint(of: finding), policy: finding.policy.rawValue,
-                suppressedBy: finding.suppressedBy, allocationStack: reference(finding.allocationStack),
-                eventStack: reference(finding.eventStack), relatedStack: reference(finding.relatedStack),
-                thread: finding.thread.map(Self.thread), otherThread: finding.otherThread.map(Self.thread),
-                time: (finding.time * 1000).rounded() / 1000, details: finding.details))
+            reportFindings.append(converter.convert(finding, stacks: &stacks))
         }
         let statistics = engine.ledger.statistics()
         let kinds = statistics.kinds.map {
@@ -44,56 +33,26 @@ struct ReportBuilder {
         var live: [LiveSite] = []
         for site in statistics.sites {
             live.append(LiveSite(
-                kind: site.kind.name, label: site.label.name, stack: reference(site.stack), count: site.count,
-                tests: site.tests.compactMap(\.name).sorted()))
+                kind: converter.name(of: site.kind), label: site.label.name, stack: stacks.reference(site.stack),
+                count: site.count, tests: site.tests.compactMap { converter.name(of: $0) }.sorted()))
         }
-        let run = RunInfo(
-            processName: ProcessInfo.processInfo.processName, processID: ProcessInfo.processInfo.processIdentifier,
-            arguments: ProcessInfo.processInfo.arguments, executable: Self.executablePath(),
-            workingDirectory: FileManager.default.currentDirectoryPath, hostName: ProcessInfo.processInfo.hostName,
-            platform: Self.platform, toolchain: Self.toolchain, startTime: ReportDates.normalized(engine.startDate),
-            endTime: ReportDates.normalized(Date()),
-            completeness: completeness, tests: engine.tests.withLock { $0.records }, processCount: 1)
+        var run = Self.runInfo(engine: engine)
+        run.completeness = completeness
+        run.tests = engine.tests.withLock { $0.records }
         return DiagnosticsReport(
             run: run, findings: reportFindings, ledger: LedgerSummary(kinds: kinds, liveAtEnd: live),
-            schedulers: engine.schedulerSummaries(), stacks: stacks, images: images,
+            schedulers: engine.schedulerSummaries(), stacks: stacks.stacks, images: stacks.images,
             droppedFindings: engine.findingStore.dropped)
     }
 
-    private mutating func reference(_ stack: StackID) -> Int? {
-        guard stack.isCaptured else { return nil }
-        if let id = stackIDs[stack] {
-            return id
-        }
-        let symbolized = engine.symbolize(stack)
-        let id = Int(stack.rawValue)
-        let frames = symbolized.frames.map { frame -> ReportFrame in
-            ReportFrame(
-                address: Self.hex(frame.address), image: frame.imagePath.map { image(path: $0, buildID: frame.imageBuildID) },
-                offset: frame.imageOffset.map(Self.hex), symbol: frame.symbol, function: frame.function,
-                module: frame.module, category: frame.category)
-        }
-        stacks.append(ReportStack(id: id, frames: frames, droppedFrames: symbolized.droppedFrames))
-        stackIDs[stack] = id
-        return id
-    }
-
-    private mutating func image(path: String, buildID: String?) -> Int {
-        if let id = imageIDs[path] {
-            return id
-        }
-        let id = images.count
-        images.append(ReportImage(id: id, path: path, buildID: buildID))
-        imageIDs[path] = id
-        return id
-    }
-
-    static func hex(_ value: UInt) -> String {
-        "0x" + String(value, radix: 16)
-    }
-
-    static func thread(_ info: ThreadInfo) -> ReportThread {
-        ReportThread(id: info.id, name: info.name, isMainQueue: info.isMainQueue)
+    /// Where and when this process runs.
+    static func runInfo(engine: DiagnosticsEngine) -> RunInfo {
+        let process = ProcessInfo.processInfo
+        return RunInfo(
+            processName: process.processName, processID: process.processIdentifier, arguments: process.arguments,
+            executable: executablePath(), workingDirectory: FileManager.default.currentDirectoryPath,
+            hostName: process.hostName, platform: platform, toolchain: toolchain,
+            startTime: ReportDates.normalized(engine.startDate), endTime: ReportDates.normalized(Date()))
     }
 
     static func executablePath() -> String {

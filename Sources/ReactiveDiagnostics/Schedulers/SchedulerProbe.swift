@@ -32,7 +32,7 @@ public final class SchedulerProbe: Sendable {
     private let counters = AtomicCounters(count: 6)  // scheduled, executed, cancelled, long, violations, pendingOneShot
     private let latency = LatencyHistogram()
     private let duration = LatencyHistogram()
-    private let threads = Mutex([UInt: ThreadCount]())
+    private let threads = LockedValue([UInt: ThreadCount]())
     private let longThresholdNanos: UInt64
 
     init(engine: DiagnosticsEngine, label: DiagnosticLabel, expectation: ThreadExpectation?, longActionThreshold: Duration) {
