@@ -69,6 +69,7 @@ extension DiagnosticsReport {
         enum Probe {
             case notAnObject
             case versionNotANumber
+            case duplicateVersion
             case version(Int?)
         }
         var reader = JSONReader(bytes, maximumDepth: maximumNesting)
@@ -86,8 +87,12 @@ extension DiagnosticsReport {
             }
             var version: Int?
             var numeric = true
+            var seen = false
             while let key = try reader.nextKey() {
                 if key == "schemaVersion" {
+                    // Readers disagree on which of two equal keys wins: never guess a version.
+                    if seen { return .duplicateVersion }
+                    seen = true
                     let mark = reader.position
                     do throws(JSONReadError) {
                         version = try reader.readInt()
@@ -108,6 +113,8 @@ extension DiagnosticsReport {
             throw ReportError(source: source, reason: .notAReport("the top level is not a JSON object"))
         case .versionNotANumber:
             throw ReportError(source: source, reason: .notAReport("schemaVersion is not a number"))
+        case .duplicateVersion:
+            throw ReportError(source: source, reason: .notAReport("schemaVersion appears more than once"))
         case .version(nil):
             throw ReportError(source: source, reason: .notAReport("it has no schemaVersion field"))
         case .version(let version?) where version != currentSchemaVersion:

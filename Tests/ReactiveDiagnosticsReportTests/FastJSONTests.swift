@@ -93,6 +93,7 @@ struct FastJSONTests {
         (#"{"schemaVersion":1 "x":2}"#, "not valid JSON (truncated or corrupt?): expected ',' or '}'"),
         ("\"just a string\"", "not a ReactiveDiagnostics report: the top level is not a JSON object"),
         (#"{"schemaVersion":99999999999999999999}"#, "not a ReactiveDiagnostics report: schemaVersion is not a number"),
+        (#"{"schemaVersion":2,"x":1,"schemaVersion":1}"#, "not a ReactiveDiagnostics report: schemaVersion appears more than once"),
     ])
     func syntaxErrorsAreNamed(input: String, expected: String) throws {
         do {

@@ -72,7 +72,7 @@ struct ReportInputs {
             let file = files[index]
             let result: Result<DiagnosticsReport, ReportError>
             do throws(ReportError) {
-                result = .success(try FastReportReader.load(from: file.url, maxBytes: maxBytes))
+                result = .success(try DiagnosticsReport.load(from: file.url, maxBytes: maxBytes))
             } catch {
                 var renamed = error
                 renamed.source = file.displayPath
