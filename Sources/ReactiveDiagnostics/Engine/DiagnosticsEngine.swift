@@ -160,10 +160,17 @@ public final class DiagnosticsEngine: Sendable {
 
     /// A grammar checker for one new subscription: captures its allocation stack now and
     /// registers it as live.
+    ///
+    /// Adapters that learn of a subscription in two steps (a hook that sees the subscribe
+    /// call first and the subscription later, possibly on another thread) pass the stack
+    /// and test they captured at the first step; `nil` captures and resolves them now.
     public func makeStreamMonitor(
-        label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init()
+        label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init(),
+        allocationStack: StackID? = nil, test: TestIdentity? = nil
     ) -> StreamMonitor {
-        StreamMonitor(engine: self, label: label, contract: contract, options: options)
+        StreamMonitor(
+            engine: self, label: label, contract: contract, options: options, allocationStack: allocationStack,
+            test: test)
     }
 
     /// A probe for a diagnostic scheduler; its statistics appear in the report.

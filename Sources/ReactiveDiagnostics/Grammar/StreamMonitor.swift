@@ -97,14 +97,17 @@ public final class StreamMonitor: Sendable {
     private let values = Atomic<Int>(0)
     private let pendingPeerFinding = Atomic<Int>(0)
 
-    init(engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, options: Options) {
+    init(
+        engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, options: Options,
+        allocationStack: StackID? = nil, test: TestIdentity? = nil
+    ) {
         self.engine = engine
         self.label = label
         self.contract = contract
         self.options = options
-        let stack = engine.captureAllocationStack()
-        allocationStack = stack
-        let test = TestIdentity.resolve()
+        let stack = allocationStack ?? engine.captureAllocationStack()
+        self.allocationStack = stack
+        let test = test ?? TestIdentity.resolve()
         self.test = test
         token = engine.ledger.register(kind: options.resourceKind, label: label, stack: stack, test: test)
         if !options.expectsSubscription {

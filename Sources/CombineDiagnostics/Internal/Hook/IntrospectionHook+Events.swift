@@ -1,0 +1,116 @@
+import OpenCombineShim
+import ReactiveDiagnostics
+import Synchronization
+
+extension IntrospectionHook {
+    /// The active stage for an event of `key`: from the thread's cache, else from the table.
+    /// A pending one is activated without a subscription, so its monitor reports the event
+    /// as arriving before the subscription.
+    @inline(__always)
+    private func stageForEvent(_ key: StageKey, thread: UnsafeMutablePointer<HookThreadState>) -> Stage? {
+        let generation = table.generation
+        if let stage = thread.pointee.cachedStage(key, generation: generation) {
+            return stage
+        }
+        switch table.slot(key) {
+        case .active(let stage)?:
+            thread.pointee.cache(stage, for: key, generation: generation)
+            return stage
+        case .pending(let pending)?:
+            return activate(pending, key: key, subscriptionObject: WeakObject(nil), subscription: nil)
+        case nil:
+            return nil
+        }
+    }
+
+    /// The monitor a delivery to `key` enters, counted as open until its `did…` half; none
+    /// once the instrumentation is stopping.
+    @inline(__always)
+    private func trackedMonitor(_ key: StageKey, thread: UnsafeMutablePointer<HookThreadState>) -> StreamMonitor? {
+        guard isActive.load(ordering: .relaxed), let monitor = stageForEvent(key, thread: thread)?.monitor else {
+            return nil
+        }
+        openDeliveries.add(1, ordering: .relaxed)
+        return monitor
+    }
+
+    // MARK: Values
+
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
+        let thread = HookThreadState.current(session: session)
+        guard let monitor = trackedMonitor(StageKey(subscriber), thread: thread) else {
+            thread.pointee.deliveries.append(.init(monitor: nil, delivery: nil))
+            return
+        }
+        let delivery = monitor.willDeliverValue()
+        thread.pointee.deliveries.append(.init(monitor: monitor, delivery: delivery))
+    }
+
+    func didReceive<Downstream: Subscriber>(
+        subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
+    ) {
+        let thread = HookThreadState.current(session: session)
+        guard let frame = thread.pointee.deliveries.popLast(), let monitor = frame.monitor, let delivery = frame.delivery else {
+            return
+        }
+        monitor.didDeliverValue(delivery, additionalDemand: StreamDemand(resultingDemand))
+        openDeliveries.subtract(1, ordering: .releasing)
+    }
+
+    // MARK: Completion
+
+    func willReceive<Downstream: Subscriber>(
+        subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>
+    ) {
+        let thread = HookThreadState.current(session: session)
+        guard let monitor = trackedMonitor(StageKey(subscriber), thread: thread) else {
+            thread.pointee.deliveries.append(.init(monitor: nil, delivery: nil))
+            return
+        }
+        let failure: String?
+        switch completion {
+        case .finished: failure = nil
+        case .failure(let error): failure = String(describing: error)
+        }
+        let delivery = monitor.willTerminate(failure: failure)
+        thread.pointee.deliveries.append(.init(monitor: monitor, delivery: delivery))
+    }
+
+    func didReceive<Downstream: Subscriber>(
+        subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>
+    ) {
+        let thread = HookThreadState.current(session: session)
+        guard let frame = thread.pointee.deliveries.popLast(), let monitor = frame.monitor, let delivery = frame.delivery else {
+            return
+        }
+        monitor.didTerminate(delivery)
+        openDeliveries.subtract(1, ordering: .releasing)
+    }
+
+    // MARK: Demand and cancel (keyed by the subscription)
+
+    func willRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {
+        guard let stages = table.stages(of: SubscriptionKey(subscription)) else { return }
+        let demand = StreamDemand(demand)
+        for stage in stages {
+            stage.monitor.requested(demand)
+        }
+    }
+
+    func willCancel(subscription: any Subscription) {
+        let thread = HookThreadState.current(session: session)
+        let depth = thread.pointee.cancelDepth
+        thread.pointee.cancelDepth += 1
+        guard let stages = table.cancel(SubscriptionKey(subscription)) else { return }
+        for (index, stage) in stages.enumerated() {
+            // A released AnyCancellable cancels a whole chain: only its first, most downstream
+            // stage is checked for a premature cancel, not every stage above it.
+            stage.monitor.cancelled(checkPremature: depth == 0 && index == stages.count - 1)
+        }
+    }
+
+    func didCancel(subscription: any Subscription) {
+        let thread = HookThreadState.current(session: session)
+        thread.pointee.cancelDepth = max(0, thread.pointee.cancelDepth - 1)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+
+/// A thread running its own run loop, for `RunLoop` schedulers and `Timer` publishers (the
+/// main run loop does not run under the test runner).
+final class RunLoopThread: @unchecked Sendable {
+    // Unchecked: `runLoop` and `thread` are written once before `init` returns (behind a semaphore);
+    // `stopped` is atomic.
+    private(set) var runLoop: RunLoop!
+    private(set) var thread: Thread!
+    private let stopped = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init() {
+        let ready = DispatchSemaphore(value: 0)
+        let loop = Thread { [self] in
+            self.thread = Thread.current
+            runLoop = RunLoop.current
+            // A distant timer keeps the run loop from returning at once when nothing else is scheduled.
+            runLoop.add(Timer(timeInterval: 3600, repeats: true) { _ in }, forMode: .default)
+            ready.signal()
+            while !stopped.load(ordering: .relaxed) {
+                _ = runLoop.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+            }
+            finished.signal()
+        }
+        loop.start()
+        ready.wait()
+    }
+
+    /// Stops the loop and waits for the thread to end.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        _ = finished.wait(timeout: .now() + 2)
+    }
+}
