@@ -103,6 +103,14 @@ let package = Package(
         ),
 
         // MARK: Tests
+
+        // Helpers shared by the test targets (child processes, temporary directories).
+        .target(
+            name: "ReactiveDiagnosticsTestSupport",
+            dependencies: ["ReactiveDiagnostics"],
+            path: "Tests/ReactiveDiagnosticsTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ReactiveDiagnosticsReportTests",
             dependencies: ["ReactiveDiagnosticsReport"],
@@ -110,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagnosticsTests",
-            dependencies: ["ReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnostics"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -129,17 +137,17 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagnosticsXCTestTests",
-            dependencies: ["ReactiveDiagnosticsXCTest"],
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ReactiveDiagnosticsTestingTests",
-            dependencies: ["ReactiveDiagnosticsTesting"],
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ReactiveDiagToolTests",
-            dependencies: ["ReactiveDiagTool", "reactive-diag"],
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "reactive-diag"],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings

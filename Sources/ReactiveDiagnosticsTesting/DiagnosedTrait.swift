@@ -114,24 +114,12 @@ public struct DiagnosedTrait: TestTrait, SuiteTrait, TestScoping {
         } catch {
             thrown = error
         }
-        let outcome = await Self.finish(checkpoint, options: scope.options, engine: engine)
+        let outcome = await engine.finishTest(checkpoint, options: scope.options)
         for failure in outcome.failures {
             IssueRecorder.record(failure, engine: engine, test: test)
         }
         if let thrown {
             throw thrown
-        }
-    }
-
-    /// Settles on a thread of its own: the settle loop sleeps, and must not hold a thread of
-    /// the cooperative pool that the test's remaining work may need.
-    static func finish(_ checkpoint: TestCheckpoint, options: TestOptions, engine: DiagnosticsEngine) async -> TestOutcome {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: engine.finishTest(checkpoint, options: options))
-            }
-            thread.name = "ReactiveDiagnostics settle"
-            thread.start()
         }
     }
 }

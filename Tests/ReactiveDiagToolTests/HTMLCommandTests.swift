@@ -84,11 +84,11 @@ struct HTMLCommandTests {
     "chromium is not installed (apt-get install -y chromium); with CI set this test fails instead of skipping"))
 struct HTMLChromiumTests {
     @Test("the findings render with no script error")
-    func rendersFindings() throws {
-        try withTemporaryDirectory { directory in
+    func rendersFindings() async throws {
+        try await withTemporaryDirectory { directory in
             let run = runTool(["html", Fixtures.url("shop-report.json").path, "-o", "page.html"], in: directory.path)
             #expect(run.code == 0)
-            guard let page = try Chromium.load(directory.appendingPathComponent("page.html").absoluteString) else { return }
+            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString) else { return }
             #expect(page.bodyAttribute("data-status") == "ready", "the page's script finished; error: \(page.bodyAttribute("data-error") ?? "none")")
             #expect(page.bodyAttribute("data-error") == nil)
             #expect(page.bodyAttribute("data-groups-total") == "7")
@@ -106,8 +106,8 @@ struct HTMLChromiumTests {
     }
 
     @Test("filters from the URL fragment: kind, severity, test, label and free text")
-    func filters() throws {
-        try withTemporaryDirectory { directory in
+    func filters() async throws {
+        try await withTemporaryDirectory { directory in
             let run = runTool(["html", Fixtures.url("shop-report.json").path, "-o", "page.html"], in: directory.path)
             #expect(run.code == 0)
             let url = directory.appendingPathComponent("page.html").absoluteString
@@ -117,7 +117,7 @@ struct HTMLChromiumTests {
                 ("q=didreceive", "3"), ("q=3fa2c9d1", "1"), ("kind=wrongThread&q=nothing-matches", "0"),
             ]
             for (fragment, matching) in cases {
-                guard let page = try Chromium.load(url + "#" + fragment) else { return }
+                guard let page = try await Chromium.load(url + "#" + fragment) else { return }
                 #expect(page.bodyAttribute("data-status") == "ready", "\(fragment)")
                 #expect(page.bodyAttribute("data-groups-matching") == matching, "\(fragment)")
                 #expect(page.bodyAttribute("data-groups-rendered") == matching, "\(fragment)")
@@ -126,11 +126,11 @@ struct HTMLChromiumTests {
     }
 
     @Test("hostile labels, symbols and test names are shown literally and nothing runs")
-    func hostileReport() throws {
-        try withTemporaryDirectory { directory in
+    func hostileReport() async throws {
+        try await withTemporaryDirectory { directory in
             let run = runTool(["html", Fixtures.url("hostile-report.json").path, "-o", "page.html"], in: directory.path)
             #expect(run.code == 0)
-            guard let page = try Chromium.load(directory.appendingPathComponent("page.html").absoluteString) else { return }
+            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString) else { return }
             #expect(page.bodyAttribute("data-status") == "ready")
             #expect(page.bodyAttribute("data-error") == nil)
             #expect(page.bodyAttribute("data-groups-rendered") == "7")

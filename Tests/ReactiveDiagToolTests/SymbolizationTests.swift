@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveDiagnosticsTestSupport
 import ReactiveDiagTool
 import ReactiveDiagnosticsReport
 import Testing
@@ -66,32 +67,24 @@ private struct SampleBinary {
     }
 
     /// Compiles and runs the program in `directory`.
-    static func build(in directory: URL) throws -> SampleBinary {
+    static func build(in directory: URL) async throws -> SampleBinary {
         let source = directory.appendingPathComponent("sample.c")
         try Data(Self.source.utf8).write(to: source)
         let binary = directory.appendingPathComponent("sample").path
-        let compile = try run(try #require(compiler), [
+        let compile = try await run(try #require(compiler), [
             "-g", "-O0", "-fPIE", "-pie", "-Wl,--build-id=0x\(buildID)", "-o", binary, source.path,
         ])
         #expect(compile.status == 0, "the compiler failed: \(compile.output)")
-        let output = try run(binary, [])
+        let output = try await run(binary, [])
         #expect(output.status == 0)
         let offsets = output.output.split(separator: " ").compactMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) }
         #expect(offsets.count == 2)
         return SampleBinary(path: binary, targetOffset: offsets.first ?? 0, swiftLikeOffset: offsets.last ?? 0)
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let result = try await ProcessRunner.run(executable, arguments: arguments)
+        return (result.status, result.standardOutput + result.standardError)
     }
 
     /// A report whose frames point into the binary (as return addresses: one past the
@@ -130,9 +123,9 @@ struct SymbolizationTests {
     }
 
     @Test("the GNU build id is read from the ELF note on disk")
-    func buildID() throws {
-        try withTemporaryDirectory { directory in
-            let binary = try SampleBinary.build(in: directory)
+    func buildID() async throws {
+        try await withTemporaryDirectory { directory in
+            let binary = try await SampleBinary.build(in: directory)
             #expect(ELFBuildID.read(path: binary.path) == SampleBinary.buildID)
             #expect(ELFBuildID.read(path: directory.appendingPathComponent("sample.c").path) == nil, "not ELF")
             #expect(ELFBuildID.read(path: directory.appendingPathComponent("missing").path) == nil)
@@ -143,9 +136,9 @@ struct SymbolizationTests {
     }
 
     @Test("symbolize fills file, line, symbol and function, checking build ids")
-    func symbolizeCommand() throws {
-        try withTemporaryDirectory { directory in
-            let binary = try SampleBinary.build(in: directory)
+    func symbolizeCommand() async throws {
+        try await withTemporaryDirectory { directory in
+            let binary = try await SampleBinary.build(in: directory)
             try ReportFixtures.write(binary.report(), to: directory.appendingPathComponent("report.json"))
             let run = runTool(["symbolize", "report.json", "-o", "symbolized.json"],
                               environment: ["PATH": symbolizerPATH], in: directory.path)
@@ -172,9 +165,9 @@ struct SymbolizationTests {
     }
 
     @Test("show resolves file:line through llvm-symbolizer on PATH, and does without it")
-    func showUsesSymbolizer() throws {
-        try withTemporaryDirectory { directory in
-            let binary = try SampleBinary.build(in: directory)
+    func showUsesSymbolizer() async throws {
+        try await withTemporaryDirectory { directory in
+            let binary = try await SampleBinary.build(in: directory)
             try ReportFixtures.write(binary.report(), to: directory.appendingPathComponent("report.json"))
             let with = runTool(["show", "report.json"], environment: ["PATH": symbolizerPATH], in: directory.path)
             #expect(with.code == 0)
@@ -190,9 +183,9 @@ struct SymbolizationTests {
     }
 
     @Test("a symbolizer that hangs is stopped by the timeout")
-    func timeout() throws {
-        try withTemporaryDirectory { directory in
-            let binary = try SampleBinary.build(in: directory)
+    func timeout() async throws {
+        try await withTemporaryDirectory { directory in
+            let binary = try await SampleBinary.build(in: directory)
             try ReportFixtures.write(binary.report(), to: directory.appendingPathComponent("report.json"))
             let hanging = directory.appendingPathComponent("llvm-symbolizer")
             try Data("#!/bin/sh\nexec sleep 30\n".utf8).write(to: hanging)

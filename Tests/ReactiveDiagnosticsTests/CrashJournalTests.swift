@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnostics
+import ReactiveDiagnosticsTestSupport
 import Testing
 
 /// Findings survive the death of the process that made them.
@@ -129,13 +130,13 @@ struct CrashJournalTests {
     }
 
     @Test(arguments: ["fatalError", "trap", "kill"])
-    func findingsSurviveTheCrashOfTheirProcess(mode: String) throws {
+    func findingsSurviveTheCrashOfTheirProcess(mode: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try ChildProcess.runSwiftTesting(filter: "crashFixture", environment: [
+        let result = try await ChildProcess.runSwiftTesting("crashFixture", environment: [
             Self.fixtureVariable: mode,
             "REACTIVE_DIAGNOSTICS_REPORT": directory.url.appendingPathComponent("report-%p.json").path,
             "REACTIVE_DIAGNOSTICS_SUMMARY": "0",
-        ])
+        ], reportDirectory: directory.url)
         #expect(result.crashed || result.status != 0, "the child must die: \(result.standardError.suffix(300))")
         let journals = directory.files.filter { $0.hasSuffix(".journal.jsonl") }
         try #require(journals.count == 1, "files left: \(directory.files)")
@@ -148,14 +149,14 @@ struct CrashJournalTests {
         #expect(stack.frames.contains { $0.function?.contains("recordFindingsThenCrash") == true })
     }
 
-    @Test func theTrapPolicyWritesTheReportThenStops() throws {
+    @Test func theTrapPolicyWritesTheReportThenStops() async throws {
         let directory = try TemporaryDirectory()
-        let result = try ChildProcess.runSwiftTesting(filter: "crashFixture", environment: [
+        let result = try await ChildProcess.runSwiftTesting("crashFixture", environment: [
             Self.fixtureVariable: "none",
             "REACTIVE_DIAGNOSTICS_REPORT": directory.url.appendingPathComponent("report-%p.json").path,
             "REACTIVE_DIAGNOSTICS_POLICY": "valueAfterTermination=trap",
             "REACTIVE_DIAGNOSTICS_SUMMARY": "0",
-        ])
+        ], reportDirectory: directory.url)
         #expect(result.crashed, "fatalError stops the process")
         #expect(result.standardError.contains("trapping on finding (policy trap)"))
         let reports = directory.files.filter { $0.hasSuffix(".json") }

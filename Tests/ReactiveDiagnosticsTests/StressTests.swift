@@ -9,17 +9,17 @@ import Testing
 ///
 /// Bounded in time (`REACTIVE_DIAGNOSTICS_STRESS_SECONDS`, default 3 s per test) so CI stays fast;
 /// run it longer by hand with a larger value.
-@Suite("Stress")
+@Suite("Stress", .serialized)
 struct StressTests {
     static var seconds: Double {
         Double(ProcessInfo.processInfo.environment["REACTIVE_DIAGNOSTICS_STRESS_SECONDS"] ?? "") ?? 3
     }
 
     /// Runs `body(thread, iteration)` on `threads` threads until the time is up; returns iterations.
-    func churn(threads: Int, _ body: @escaping @Sendable (Int, Int) -> Void) -> Int {
+    func churn(threads: Int, _ body: @escaping @Sendable (Int, Int) -> Void) async -> Int {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.seconds * 1e9)
         let total = Atomic<Int>(0)
-        onThreads(threads) { thread in
+        await onThreads(threads) { thread in
             var iteration = 0
             while DispatchTime.now().uptimeNanoseconds < deadline {
                 body(thread, iteration)
@@ -30,13 +30,13 @@ struct StressTests {
         return total.load(ordering: .relaxed)
     }
 
-    @Test func correctStreamsAndSchedulersUnderLoadProduceNothing() {
+    @Test func correctStreamsAndSchedulersUnderLoadProduceNothing() async {
         let engine = makeEngine()
         let label = DiagnosticLabel("stress")
         let probe = engine.makeSchedulerProbe(label: "stress-queue", longActionThreshold: .seconds(30))
         let queue = DispatchQueue(label: "stress", attributes: .concurrent)
         let scheduled = DispatchGroup()
-        let iterations = churn(threads: 6) { thread, iteration in
+        let iterations = await churn(threads: 6) { thread, iteration in
             let monitor = engine.makeStreamMonitor(label: label, contract: StreamContract(values: 0...8))
             monitor.receivedSubscription()
             monitor.requested(.max(4))
@@ -58,7 +58,7 @@ struct StressTests {
                 }
             }
         }
-        scheduled.wait()
+        await withCheckedContinuation { continuation in scheduled.notify(queue: .global()) { continuation.resume() } }
         #expect(iterations > 1_000, "the load really ran (\(iterations) subscriptions)")
         #expect(engine.findings().isEmpty, "\(engine.findings().prefix(3).map(\.message))")
         #expect(engine.ledger.liveCount == 0)
@@ -68,11 +68,11 @@ struct StressTests {
         FileHandle.standardError.write(Data("stress: \(iterations) subscriptions in \(Self.seconds) s on 6 threads, peak \(engine.ledger.peakCount(of: .subscription)) alive\n".utf8))
     }
 
-    @Test func everyViolationMadeFromManyThreadsIsReported() {
+    @Test func everyViolationMadeFromManyThreadsIsReported() async {
         let engine = makeEngine { $0.capturesEventStacks = false }
         let label = DiagnosticLabel("broken")
         let made = LockedValue([FindingKind: Int]())
-        let iterations = churn(threads: 6) { thread, iteration in
+        let iterations = await churn(threads: 6) { thread, iteration in
             let monitor = engine.makeStreamMonitor(label: label)
             var local: [FindingKind: Int] = [:]
             switch (thread * 7 + iteration) % 4 {
@@ -118,14 +118,14 @@ struct StressTests {
         FileHandle.standardError.write(Data("stress: \(engine.findingCount) violations made and reported from 6 threads\n".utf8))
     }
 
-    @Test func concurrentDeliveriesToOneSubscriberAreAllCaught() {
+    @Test func concurrentDeliveriesToOneSubscriberAreAllCaught() async {
         // Every delivery that finds another one in progress is reported, exactly once, and
         // nothing else: the monitor counts the collisions it saw.
         let engine = makeEngine { $0.capturesEventStacks = false }
         let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("shared"))
         monitor.receivedSubscription()
         monitor.requested(.unlimited)
-        let deliveries = churn(threads: 4) { _, _ in
+        let deliveries = await churn(threads: 4) { _, _ in
             let delivery = monitor.willDeliverValue()
             for _ in 0..<50 { _ = DispatchTime.now() }  // time "inside" the downstream
             monitor.didDeliverValue(delivery)

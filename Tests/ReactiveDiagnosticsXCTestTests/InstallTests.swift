@@ -1,3 +1,4 @@
+import ReactiveDiagnosticsTestSupport
 import Foundation
 import ReactiveDiagnostics
 import ReactiveDiagnosticsXCTest

@@ -1,6 +1,5 @@
 import OpenCombineShim
 import ReactiveDiagnostics
-import Synchronization
 
 extension Publishers.Diagnosed {
     /// The upstream's subscriber and the downstream's subscription of one diagnosed stream.
@@ -17,7 +16,7 @@ extension Publishers.Diagnosed {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let monitor: StreamMonitor
-        @usableFromInline let lock = Mutex(())
+        @usableFromInline let lock = LockedValue(())
         // Guarded by `lock`.
         @usableFromInline var upstream: DiagnosedUpstream = .awaiting
 

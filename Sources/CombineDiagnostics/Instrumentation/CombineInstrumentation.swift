@@ -44,7 +44,7 @@ public final class CombineInstrumentation: Sendable {
     public let engine: DiagnosticsEngine
     let hook: IntrospectionHook
 
-    private static let running = Mutex<CombineInstrumentation?>(nil)
+    private static let running = LockedValue<CombineInstrumentation?>(nil)
     private static let sessions = Atomic<UInt64>(0)
     private static let installed = Atomic<Bool>(false)
 

@@ -43,6 +43,19 @@ extension DiagnosticsEngine {
         return outcome
     }
 
+    /// Ends a test from async code: the same as the synchronous form, but the settle loop
+    /// (which sleeps) runs on a thread of its own, so it never holds a thread of Swift's
+    /// cooperative pool that other tests, or the test's own remaining work, need.
+    public func finishTest(_ checkpoint: TestCheckpoint, options: TestOptions = TestOptions()) async -> TestOutcome {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: self.finishTest(checkpoint, options: options))
+            }
+            thread.name = "ReactiveDiagnostics settle"
+            thread.start()
+        }
+    }
+
     /// Resources the test allocated that are still alive.
     public func liveResources(of checkpoint: TestCheckpoint) -> [LiveResource] {
         ledger.liveResources(test: checkpoint.test)

@@ -17,12 +17,14 @@ import Darwin
 /// let counts = LockedValue([String: Int]())
 /// counts.withLock { $0["feed", default: 0] += 1 }
 /// ```
+@usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
     // Unchecked: `value` is only touched inside `withLock`, which holds `mutex`.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
     /// Guards `value`.
+    @usableFromInline
     package init(_ value: sending Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -37,7 +39,7 @@ package final class LockedValue<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. Never call user code inside.
-    @inline(__always)
+    @inlinable
     package func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {

@@ -29,7 +29,7 @@ func runAsyncTest(
 ) async rethrows -> TestOutcome {
     let checkpoint = engine.beginTest(named: name, serial: false)
     try await TestIdentity.$current.withValue(checkpoint.test) { try await body() }
-    return engine.finishTest(checkpoint)
+    return await engine.finishTest(checkpoint)
 }
 
 /// The one finding of `kind` in `outcome`, asserting there is exactly one.
@@ -76,7 +76,7 @@ func show(_ engine: DiagnosticsEngine, _ finding: Finding) {
 
 /// Polls `condition` (evaluated on the main queue) until it holds or `timeout` passes.
 func eventually(
-    timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
+    timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @escaping @MainActor @Sendable () -> Bool
 ) async {
     let clock = ContinuousClock()

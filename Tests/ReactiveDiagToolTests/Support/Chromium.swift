@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveDiagnosticsTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -52,32 +53,18 @@ enum Chromium {
     }
 
     /// Loads `url` headless, lets its scripts run, and returns the DOM and the log.
-    static func load(_ url: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Page? {
+    static func load(_ url: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Page? {
         guard let path else {
             Issue.record("CI is set but chromium is not installed: apt-get install -y chromium", sourceLocation: sourceLocation)
             return nil
         }
-        return try withTemporaryDirectory { profile in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0",
-                "--virtual-time-budget=5000", "--dump-dom", url,
-            ]
-            let output = Pipe()
-            let log = profile.appendingPathComponent("chromium.log")
-            #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
-            process.standardOutput = output
-            process.standardError = try FileHandle(forWritingTo: log)
-            try process.run()
-            let killer = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: killer)
-            let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            killer.cancel()
-            #expect(process.terminationStatus == 0, "chromium exited with \(process.terminationStatus)", sourceLocation: sourceLocation)
-            return Page(dom: dom, log: try readText(log))
-        }
+        let profile = try TemporaryDirectory("rd-chromium")
+        let result = try await ProcessRunner.run(path, arguments: [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--user-data-dir=\(profile.url.path)", "--enable-logging=stderr", "--v=0",
+            "--virtual-time-budget=5000", "--dump-dom", url,
+        ], timeout: .seconds(90))
+        #expect(result.status == 0, "chromium exited with \(result.status)", sourceLocation: sourceLocation)
+        return Page(dom: result.standardOutput, log: result.standardError)
     }
 }

@@ -60,6 +60,15 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     return try body(url)
 }
 
+/// The async form, for bodies that wait for child processes.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("reactive-diag-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url)
+}
+
 /// The text of a file.
 func readText(_ url: URL) throws -> String {
     String(decoding: try Data(contentsOf: url), as: UTF8.self)

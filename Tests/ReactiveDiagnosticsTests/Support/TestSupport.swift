@@ -30,6 +30,17 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     group.wait()
 }
 
+/// Runs `body` on `count` threads at once and waits for all of them without blocking a thread
+/// of Swift's cooperative pool (which other tests running in parallel need).
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+            onThreads(count, body)
+            continuation.resume()
+        }
+    }
+}
+
 /// Asserts that a stack was captured and that its first frame (after the library's own
 /// frames) is inside `function` — by default the calling test.
 func expectStack(

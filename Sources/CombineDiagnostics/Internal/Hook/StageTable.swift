@@ -22,7 +22,7 @@ final class StageTable: Sendable {
     /// Stage count above which a subscribe call prunes the table (then twice what is left).
     static let minimumPruneThreshold = 4096
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let changes = Atomic<UInt64>(0)
 
     /// Changes whenever an active stage leaves the table (replaced, pruned, removed), so a

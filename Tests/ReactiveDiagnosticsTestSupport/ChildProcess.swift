@@ -2,25 +2,27 @@ import Foundation
 import ReactiveDiagnostics
 
 /// What a child run of this test binary left: exit status, output and report files.
-struct ChildRun: Sendable {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
+public struct ChildRun: Sendable {
+    public var status: Int32
+    /// Whether a signal ended the child (a crash, a trap, `SIGKILL`).
+    public var crashed: Bool
+    public var standardOutput: String
+    public var standardError: String
     /// The directory `REACTIVE_DIAGNOSTICS_REPORT` pointed into.
-    var reportDirectory: URL
+    public var reportDirectory: URL
 
     /// Both streams (XCTest prints failures on standard output, the summary goes to standard error).
-    var output: String { standardOutput + "\n" + standardError }
+    public var output: String { standardOutput + "\n" + standardError }
 
     /// The report files in ``reportDirectory`` (temporary files excluded), sorted by name.
-    func reportFiles() throws -> [URL] {
+    public func reportFiles() throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: reportDirectory, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasPrefix(".") }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
     /// The single report the child wrote.
-    func report() throws -> DiagnosticsReport {
+    public func report() throws -> DiagnosticsReport {
         let files = try reportFiles()
         guard files.count == 1 else {
             throw ChildProcess.Failure("expected one report in \(reportDirectory.path), found \(files.map(\.lastPathComponent))\n\(output)")
@@ -30,14 +32,14 @@ struct ChildRun: Sendable {
 }
 
 /// Runs this very test binary again as a child process, with fixtures turned on.
-enum ChildProcess {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+public enum ChildProcess {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
     }
 
     /// The test binary (`…PackageTests.xctest` on Linux is an executable).
-    static var testBinary: String {
+    public static var testBinary: String {
         #if os(Linux)
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return path
@@ -47,7 +49,7 @@ enum ChildProcess {
     }
 
     /// A new empty directory for one child's reports.
-    static func makeReportDirectory() throws -> URL {
+    public static func makeReportDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("rd-glue-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -55,12 +57,12 @@ enum ChildProcess {
     }
 
     /// Runs XCTest tests of this binary (`Module.Class/testMethod`, comma-separated).
-    static func runXCTest(_ filter: String, environment: [String: String] = [:], reportDirectory: URL? = nil) async throws -> ChildRun {
+    public static func runXCTest(_ filter: String, environment: [String: String] = [:], reportDirectory: URL? = nil) async throws -> ChildRun {
         try await run(arguments: [filter], environment: environment, reportDirectory: reportDirectory)
     }
 
     /// Runs Swift Testing tests of this binary whose ID matches the regular expression `filter`.
-    static func runSwiftTesting(_ filter: String, environment: [String: String] = [:], reportDirectory: URL? = nil) async throws -> ChildRun {
+    public static func runSwiftTesting(_ filter: String, environment: [String: String] = [:], reportDirectory: URL? = nil) async throws -> ChildRun {
         try await run(
             arguments: ["--testing-library", "swift-testing", "--filter", filter], environment: environment,
             reportDirectory: reportDirectory)
@@ -69,7 +71,7 @@ enum ChildProcess {
     /// Runs the binary with `arguments`; the child inherits this environment without its own
     /// `REACTIVE_DIAGNOSTICS_*` variables, plus fixtures on, a 50 ms settle time, reports in a
     /// fresh directory, and `environment`.
-    static func run(arguments: [String], environment: [String: String], reportDirectory: URL?) async throws -> ChildRun {
+    public static func run(arguments: [String], environment: [String: String], reportDirectory: URL?) async throws -> ChildRun {
         let directory = try reportDirectory ?? makeReportDirectory()
         var childEnvironment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REACTIVE_DIAGNOSTICS_") }
         childEnvironment["REACTIVE_DIAGNOSTICS_FIXTURE"] = "1"
@@ -77,62 +79,30 @@ enum ChildProcess {
         childEnvironment["REACTIVE_DIAGNOSTICS_REPORT"] = directory.appendingPathComponent("report-%n-%p.json").path
         childEnvironment.merge(environment) { $1 }
 
-        let outputs = try makeReportDirectory()
-        defer { try? FileManager.default.removeItem(at: outputs) }
-        let stdoutURL = outputs.appendingPathComponent("stdout")
-        let stderrURL = outputs.appendingPathComponent("stderr")
-        for url in [stdoutURL, stderrURL] where !FileManager.default.createFile(atPath: url.path, contents: nil) {
-            throw Failure("cannot create \(url.path)")
-        }
-        let stdout = try FileHandle(forWritingTo: stdoutURL)
-        let stderr = try FileHandle(forWritingTo: stderrURL)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: testBinary)
-        process.arguments = arguments
-        process.environment = childEnvironment
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in
-                continuation.resume(returning: process.terminationStatus)
-            }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-                return
-            }
-            // A fixture that hangs must not hang the suite.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [process] in
-                if process.isRunning { process.terminate() }
-            }
-        }
-        try stdout.close()
-        try stderr.close()
+        let result = try await ProcessRunner.run(
+            testBinary, arguments: arguments, environment: childEnvironment, timeout: .seconds(120))
         return ChildRun(
-            status: status, standardOutput: try String(contentsOf: stdoutURL, encoding: .utf8),
-            standardError: try String(contentsOf: stderrURL, encoding: .utf8), reportDirectory: directory)
+            status: result.status, crashed: result.crashed, standardOutput: result.standardOutput, standardError: result.standardError,
+            reportDirectory: directory)
     }
 }
 
 extension DiagnosticsReport {
     /// The first user frame's function of a stack of this report.
-    func firstUserFunction(ofStack id: Int?) -> String? {
+    public func firstUserFunction(ofStack id: Int?) -> String? {
         guard let id, let stack = stacks.first(where: { $0.id == id }) else { return nil }
         return stack.frames.first { $0.category == .user }?.function
     }
 
     /// The test record named `name`.
-    func test(_ name: String) -> TestRecord? {
+    public func test(_ name: String) -> TestRecord? {
         run.tests.first { $0.name == name }
     }
 }
 
 /// Whether child runs of the test binary work here: on Linux the XCTest bundle is an
 /// executable that runs either testing library.
-let childProcessesAreSupported: Bool = {
+public let childProcessesAreSupported: Bool = {
     #if os(Linux)
     return true
     #else
