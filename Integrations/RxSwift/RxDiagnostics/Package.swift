@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// The RxSwift adapter of ReactiveDiagnostics, in its own package because RxSwift is not
+/// reachable on every build machine: the root package builds without it, and
+/// `Integrations/RxSwift/test.sh` skips this package (with one line saying why) where
+/// RxSwift cannot be resolved.
+///
+/// Same strictness as the root package: Swift 6 language mode plus upcoming features.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "RxDiagnostics",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "RxDiagnostics", targets: ["RxDiagnostics"])
+    ],
+    dependencies: [
+        .package(name: "ReactiveDiagnostics", path: "../../.."),
+        .package(url: "https://github.com/ReactiveX/RxSwift", from: "6.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "RxDiagnostics",
+            dependencies: [
+                .product(name: "ReactiveDiagnostics", package: "ReactiveDiagnostics"),
+                .product(name: "RxSwift", package: "RxSwift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RxDiagnosticsTests",
+            dependencies: [
+                "RxDiagnostics",
+                .product(name: "RxSwift", package: "RxSwift"),
+                .product(name: "RxRelay", package: "RxSwift"),
+                .product(name: "RxTest", package: "RxSwift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
