@@ -163,6 +163,26 @@ struct CheckpointTests {
         expectStack(engine, finding.eventStack, contains: "ReleasedCancellable.deinit")
     }
 
+    /// Holds a cancellable for a stream it did not start, like a view model holding a request.
+    final class Owner {
+        var cancellable: ReleasedCancellable?
+    }
+
+    @Test func releasingAnOwnerOfTheCancellableIsOnPurpose() {
+        // The cancellable goes away because its owner does (a screen closed mid-request): the
+        // release happens in the owner's deinit, not where the stream was subscribed.
+        let engine = makeEngine()
+        let outcome = runTest(engine) {
+            let monitor = engine.makeStreamMonitor(
+                label: DiagnosticLabel("request"), options: .init(prematureCancellationMarkers: ["ReleasedCancellable.deinit"]))
+            monitor.receivedSubscription()
+            var owner: Owner? = Owner()
+            owner?.cancellable = ReleasedCancellable(monitor)
+            owner = nil
+        }
+        #expect(outcome.findings.isEmpty, "\(outcome.findings.map(\.message))")
+    }
+
     @Test func cancellingOnPurposeOrAfterAValueIsNotPremature() {
         let engine = makeEngine()
         let outcome = runTest(engine) {

@@ -7,7 +7,21 @@ final class PrematureCancelLedger: Sendable {
         var allocationStack: StackID
         var cancelStack: StackID
         var test: TestIdentity
+        /// Not part of the identity: the same site always has the same markers, and hashing
+        /// strings on every early cancel would cost more than everything else here.
         var markers: [String]
+
+        static func == (lhs: Candidate, rhs: Candidate) -> Bool {
+            lhs.label == rhs.label && lhs.allocationStack == rhs.allocationStack
+                && lhs.cancelStack == rhs.cancelStack && lhs.test == rhs.test
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(label)
+            hasher.combine(allocationStack)
+            hasher.combine(cancelStack)
+            hasher.combine(test)
+        }
     }
 
     private let candidates = LockedValue([Candidate: Int]())
@@ -40,21 +54,43 @@ extension DiagnosticsEngine {
             markers: monitor.options.prematureCancellationMarkers))
     }
 
-    /// Turns remembered cancels whose stack shows a released cancellable into findings.
+    /// Turns remembered cancels into findings when their stack shows a cancellable released in
+    /// the very function that subscribed: the "forgot `.store(in:)`" bug. A cancellable released
+    /// elsewhere (its owner deallocated mid-request, `cancellable = nil` in a later method) was
+    /// let go on purpose and is not reported.
     func evaluatePrematureCancels(test: TestIdentity?) {
         for (candidate, count) in premature.take(test: test) {
-            let cancel = symbolizer.symbolize(stacks.addresses(of: candidate.cancelStack))
-            guard let marker = candidate.markers.first(where: { marker in
-                cancel.contains { $0.function?.contains(marker) == true }
-            }) else { continue }
+            let cancel = symbolize(candidate.cancelStack).frames
+            guard let markerIndex = cancel.firstIndex(where: { frame in
+                candidate.markers.contains { frame.function?.contains($0) == true }
+            }), let marker = candidate.markers.first(where: { cancel[markerIndex].function?.contains($0) == true })
+            else { continue }
+            // The frame that released the cancellable: the first user frame past the
+            // cancellable's own deinit machinery.
+            let type = Self.markerType(marker)
+            let releasing = cancel[(markerIndex + 1)...].first { frame in
+                frame.category == .user && !(frame.function?.contains(type) ?? false)
+            }
+            let subscribing = symbolize(candidate.allocationStack).frames.first { $0.category == .user }
+            guard let releasing, let subscribing, let function = releasing.function,
+                  function == subscribing.function
+            else { continue }
             let label = candidate.label.name
             let named = label.isEmpty ? "a stream" : "'\(label)'"
             record(FindingDraft(
                 kind: .prematureCancellation,
-                message: "\(named) was cancelled before it produced anything because its cancellable was released (\(marker)): store it, for example with .store(in: &cancellables)",
+                message: "\(named) was cancelled before it produced anything because its cancellable was released (\(marker)) in the function that subscribed: store it, for example with .store(in: &cancellables)",
                 label: label.isEmpty ? nil : label, resourceKind: .subscription, test: candidate.test,
                 allocationStack: candidate.allocationStack, capturesEventStack: false, eventStack: candidate.cancelStack,
-                details: ["count": "\(count)", "marker": marker]))
+                details: ["count": "\(count)", "marker": marker, "releasedIn": function]))
         }
+    }
+
+    /// `AnyCancellable.deinit` → `AnyCancellable`: the frames of the cancellable's own teardown.
+    static func markerType(_ marker: String) -> String {
+        for suffix in [".__deallocating_deinit", ".deinit"] where marker.hasSuffix(suffix) {
+            return String(marker.dropLast(suffix.count))
+        }
+        return marker
     }
 }

@@ -152,7 +152,7 @@ public final class StreamMonitor: Sendable {
         if !exchanged {
             let state = State(rawValue: original) ?? .active
             report(.duplicateSubscription,
-                   "\(name) received a second subscription while \(Self.describe(state)); the subscriber must cancel it (Reactive Streams 2.5)",
+                   "\(name) received a second subscription when it already had one (state: \(state)); the subscriber must cancel the second (Reactive Streams 2.5)",
                    details: ["state": "\(state)"])
         }
     }

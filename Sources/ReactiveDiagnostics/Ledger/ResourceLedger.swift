@@ -223,12 +223,16 @@ private final class LivenessProbes: Sendable {
     }
 
     func collectDeallocated() -> [ResourceToken] {
+        // Loading a weak reference makes a temporary strong one; releasing it can be the last
+        // release and run a deinit (user code), so the references are read outside the lock.
+        let snapshot = state.withLock { $0 }
+        let gone = snapshot.filter { $0.value.object == nil }.map(\.key)
+        guard !gone.isEmpty else { return [] }
         state.withLock { probes in
-            let gone = probes.filter { $0.value.object == nil }.map(\.key)
             for token in gone {
                 probes.removeValue(forKey: token)
             }
-            return gone
         }
+        return gone
     }
 }
