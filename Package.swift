@@ -146,6 +146,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "DemoSuiteTests",
+            dependencies: ["ReactiveDiagnosticsTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ReactiveDiagToolTests",
             dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "reactive-diag"],
             exclude: ["Golden"],

@@ -89,3 +89,27 @@ public struct ReportImage: Codable, Sendable, Equatable {
         self.buildID = buildID
     }
 }
+
+extension ReportFrame {
+    /// A demangled function name as people read it: the compiler's wrappers for the pieces of
+    /// an async function (`(1) suspend resume partial function for …`) are removed, since the
+    /// frame is in that function either way.
+    ///
+    /// ```swift
+    /// ReportFrame.readable("(2) await resume partial function for Feed.load() async -> ()")  // "Feed.load() async -> ()"
+    /// ```
+    public static func readable(_ function: String) -> String {
+        guard function.hasPrefix("(") else { return function }
+        for marker in [") suspend resume partial function for ", ") await resume partial function for "] {
+            if let range = function.range(of: marker), function[function.index(after: function.startIndex)..<range.lowerBound].allSatisfy(\.isNumber) {
+                return String(function[range.upperBound...])
+            }
+        }
+        return function
+    }
+
+    /// ``function`` made readable (see ``readable(_:)``).
+    public var readableFunction: String? {
+        function.map(Self.readable)
+    }
+}

@@ -164,26 +164,48 @@ struct MergeCommandTests {
         }
     }
 
-    @Test("crash journals in a directory are left out with a note; a directory of only journals is an error")
+    /// A crash journal holding `report`'s findings, as a dying test process leaves it.
+    static func journal(of report: DiagnosticsReport) -> Data {
+        var data = JournalEntry.run(report.run).jsonLine()
+        report.images.forEach { data.append(JournalEntry.image($0).jsonLine()) }
+        report.stacks.forEach { data.append(JournalEntry.stack($0).jsonLine()) }
+        report.findings.forEach { data.append(JournalEntry.finding($0).jsonLine()) }
+        data.append(Data(#"{"finding":{"id":99,"kind":"cut short"#.utf8))  // the crash hit mid-line
+        return data
+    }
+
+    @Test("crash journals join the inputs as partial reports; a broken journal is an error")
     func journals() throws {
         try withTemporaryDirectory { directory in
+            let fixture = try DiagnosticsReport.load(from: Fixtures.url("shop-report.json"))
             let shards = directory.appendingPathComponent("shards")
             try FileManager.default.createDirectory(at: shards, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: Fixtures.url("shop-report.json"), to: shards.appendingPathComponent("a.json"))
-            try Data("{\"event\":\"finding\"}\n".utf8).write(to: shards.appendingPathComponent("b.journal.jsonl"))
+            try Self.journal(of: fixture).write(to: shards.appendingPathComponent("b.journal.jsonl"))
             let run = runTool(["merge", "shards", "-o", "m.json"], in: directory.path)
             #expect(run.code == 0)
-            #expect(run.stderrLines.first == "reactive-diag: note: shards/b.journal.jsonl: crash journals are not read by this version; "
-                + "the findings they hold are not in this view")
+            #expect(run.stderrLines.first == "reactive-diag: note: shards/b.journal.jsonl: crash journal of a test process that did not finish; "
+                + "its findings are included (partial: no ledger or scheduler statistics)")
+            let merged = try DiagnosticsReport.load(from: directory.appendingPathComponent("m.json"))
+            #expect(merged.findings.count == 2 * fixture.findings.count)
+            #expect(merged.run.processCount == 2)
 
             let only = directory.appendingPathComponent("only")
             try FileManager.default.createDirectory(at: only, withIntermediateDirectories: true)
-            try Data().write(to: only.appendingPathComponent("c.journal.jsonl"))
-            let empty = runTool(["merge", "only", "-o", "m.json"], in: directory.path)
-            #expect(empty.code == 2)
-            #expect(empty.stderrLines == [
-                "reactive-diag: only: no reports (*.json files) in the directory (only crash journals, which this version cannot read yet)",
-            ])
+            try Self.journal(of: fixture).write(to: only.appendingPathComponent("c.journal.jsonl"))
+            let shown = runTool(["show", "only", "--format", "json"], in: directory.path)
+            #expect(shown.code == 0)
+            #expect(shown.stdout.contains("\"completeness\":\"partial\"") || shown.stdout.contains("\"completeness\" : \"partial\""))
+
+            let broken = directory.appendingPathComponent("broken")
+            try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+            var corrupt = Data("{\"nonsense\":1}\n".utf8)
+            corrupt.append(Self.journal(of: fixture))
+            try corrupt.write(to: broken.appendingPathComponent("d.journal.jsonl"))
+            let rejected = runTool(["show", "broken"], in: directory.path)
+            #expect(rejected.code == 2)
+            #expect(rejected.stderrLines.last?.hasPrefix("reactive-diag: broken/d.journal.jsonl: invalid report: line 1:") == true,
+                    "\(rejected.stderrLines)")
         }
     }
 }

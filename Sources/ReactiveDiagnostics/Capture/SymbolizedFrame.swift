@@ -24,7 +24,7 @@ public struct SymbolizedFrame: Sendable, Hashable {
     /// A one-line description: `function + offset (module)` or `image + offset`.
     public var displayName: String {
         if let function {
-            return function
+            return ReportFrame.readable(function)
         }
         if let imagePath, let imageOffset {
             let image = imagePath.split(separator: "/").last.map(String.init) ?? imagePath

@@ -23,7 +23,7 @@ struct MergeCommand: ParsableCommand, ToolCommand {
 
     func execute(in context: ToolContext) throws -> Int32 {
         let resolved = try ReportInputs.resolve(input.reports, in: context)
-        CrashJournals.recover(resolved.journals, in: context)
+        CrashJournals.note(resolved.journals, in: context)
         let reports = try resolved.loadAll(maxBytes: input.maxBytes)
         let merged = ReportMerger.merge(reports)
         if let problem = merged.validationProblem() {

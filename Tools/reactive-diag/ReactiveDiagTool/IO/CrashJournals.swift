@@ -1,10 +1,11 @@
-/// The extension point for crash journals (`*.journal.jsonl`).
+/// Crash journals (`*.journal.jsonl`): what a test process that died left instead of a report.
 ///
-/// A test process that crashes leaves a journal instead of a report; a later issue defines
-/// its format and the engine's reader that rebuilds a `partial` report from it. Until then
-/// the tool recognises journals in report directories, leaves them out of the inputs and
-/// says so (one note per command). When the reader exists, ``recover(_:in:)`` turns each
-/// journal into a report that joins the inputs (and so the merge) like any other.
+/// The engine appends every finding to a journal next to its report as it happens and removes
+/// the journal once the report is written. A journal found among the inputs therefore holds
+/// findings no report has: the tool rebuilds a `partial` report from it
+/// (`DiagnosticsReport.rebuild(fromJournal:source:)`), which joins the other inputs, and so
+/// the merge, like any report. A journal that sits beside a report of the same process holds
+/// the findings made after that report was written; both are read.
 enum CrashJournals {
     /// The file-name suffix of a crash journal.
     static let suffix = ".journal.jsonl"
@@ -14,12 +15,12 @@ enum CrashJournals {
         name.hasSuffix(suffix)
     }
 
-    /// Reports rebuilt from journals. Today: none, with a note naming what was skipped.
-    static func recover(_ journals: [ReportInputs.File], in context: ToolContext) {
+    /// Says, once per command, that some inputs are partial.
+    static func note(_ journals: [ReportInputs.File], in context: ToolContext) {
         guard let first = journals.first else { return }
         let others = journals.count > 1 ? " and \(journals.count - 1) more" : ""
         context.note(
-            "\(first.displayPath)\(others): crash journals are not read by this version; "
-                + "the findings they hold are not in this view")
+            "\(first.displayPath)\(others): crash journal of a test process that did not finish; "
+                + "its findings are included (partial: no ledger or scheduler statistics)")
     }
 }

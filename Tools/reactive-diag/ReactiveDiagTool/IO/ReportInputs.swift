@@ -14,19 +14,25 @@ struct ReportInputs {
     struct File: Equatable {
         var displayPath: String
         var url: URL
+
+        /// Whether the file is a crash journal rather than a report.
+        var isJournal: Bool { CrashJournals.isJournal(url.lastPathComponent) }
     }
 
-    /// The report files, in command-line order (each directory's files sorted by name).
+    /// The report files and crash journals, in command-line order (each directory's files
+    /// sorted by name).
     var files: [File]
-    /// Crash journals found in directories (see ``CrashJournals``).
-    var journals: [File]
+
+    /// The crash journals among the inputs (see ``CrashJournals``).
+    var journals: [File] {
+        files.filter(\.isJournal)
+    }
 
     /// Expands `paths` into report files.
     ///
     /// - Throws: ``ToolError`` for a missing path or a directory without reports.
     static func resolve(_ paths: [String], in context: ToolContext) throws -> ReportInputs {
         var files: [File] = []
-        var journals: [File] = []
         for path in paths {
             let url = context.url(for: path)
             var isDirectory: ObjCBool = false
@@ -45,21 +51,15 @@ struct ReportInputs {
             }
             let prefix = path.hasSuffix("/") ? path : path + "/"
             var found = 0
-            for name in names where !name.hasPrefix(".") {
-                let file = File(displayPath: prefix + name, url: url.appendingPathComponent(name))
-                if CrashJournals.isJournal(name) {
-                    journals.append(file)
-                } else if name.hasSuffix(".json") {
-                    files.append(file)
-                    found += 1
-                }
+            for name in names where !name.hasPrefix(".") && (name.hasSuffix(".json") || CrashJournals.isJournal(name)) {
+                files.append(File(displayPath: prefix + name, url: url.appendingPathComponent(name)))
+                found += 1
             }
             if found == 0 {
-                let journalNote = journals.isEmpty ? "" : " (only crash journals, which this version cannot read yet)"
-                throw ToolError("\(path): no reports (*.json files) in the directory\(journalNote)")
+                throw ToolError("\(path): no reports (*.json files) in the directory")
             }
         }
-        return ReportInputs(files: files, journals: journals)
+        return ReportInputs(files: files)
     }
 
     /// Reads every file (several at once when there are many) and returns them in order.
@@ -72,7 +72,9 @@ struct ReportInputs {
             let file = files[index]
             let result: Result<DiagnosticsReport, ReportError>
             do throws(ReportError) {
-                result = .success(try DiagnosticsReport.load(from: file.url, maxBytes: maxBytes))
+                result = .success(file.isJournal
+                    ? try DiagnosticsReport.loadJournal(from: file.url)
+                    : try DiagnosticsReport.load(from: file.url, maxBytes: maxBytes))
             } catch {
                 var renamed = error
                 renamed.source = file.displayPath
@@ -108,7 +110,7 @@ struct ReportInputs {
         -> (report: DiagnosticsReport, inputs: [String])
     {
         let inputs = try resolve(paths, in: context)
-        CrashJournals.recover(inputs.journals, in: context)
+        CrashJournals.note(inputs.journals, in: context)
         return (try inputs.loadMerged(maxBytes: maxBytes), inputs.displayPaths)
     }
 

@@ -60,7 +60,7 @@ public struct FrameView: Codable, Sendable, Equatable {
 
     init(index: Int, frame: ReportFrame, image: ReportImage?) {
         self.index = index
-        name = frame.function ?? frame.symbol ?? frame.address
+        name = frame.readableFunction ?? frame.symbol ?? frame.address
         function = frame.function
         symbol = frame.symbol
         module = frame.module

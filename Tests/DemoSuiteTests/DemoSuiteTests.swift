@@ -1,0 +1,69 @@
+import Foundation
+import ReactiveDiagnostics
+import ReactiveDiagnosticsTestSupport
+import Testing
+
+/// Runs the demo's test suite (Examples/Demo) as `Tools/demo.sh` does and checks what
+/// ReactiveDiagnostics finds in it: every bug of the buggy app, in the test that made it, and
+/// nothing in the fixed app.
+///
+/// It builds a second package, so it runs only when `REACTIVE_DIAGNOSTICS_DEMO_SUITE=1`
+/// (`Tools/test.sh` and CI set it).
+@Suite(
+    "Demo suite", .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["REACTIVE_DIAGNOSTICS_DEMO_SUITE"] == "1",
+             "set REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 (Tools/test.sh does) to build and run Examples/Demo"))
+struct DemoSuiteTests {
+    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples/Demo")
+
+    /// Runs the demo's tests with reports in a fresh directory; returns the status and the reports.
+    func runDemoSuite(fixed: Bool) async throws -> (status: Int32, report: DiagnosticsReport, output: String) {
+        let reports = try TemporaryDirectory("rd-demo")
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REACTIVE_DIAGNOSTICS_") }
+        environment["REACTIVE_DIAGNOSTICS_REPORT"] = reports.url.appendingPathComponent("report-%n-%p.json").path
+        environment["REACTIVE_DIAGNOSTICS_SUMMARY"] = "0"
+        environment["DEMO_FIXED"] = fixed ? "1" : "0"
+        let result = try await ProcessRunner.run(
+            "/usr/bin/env", arguments: ["swift", "test", "--package-path", Self.demo.path], environment: environment,
+            timeout: .seconds(1_800))
+        let files = reports.files.filter { $0.hasSuffix(".json") }
+        #expect(files.count == 2, "one report from XCTest, one from Swift Testing: \(reports.files)")
+        var findings: [ReportFinding] = []
+        var first: DiagnosticsReport?
+        for file in files {
+            let report = try DiagnosticsReport.load(from: reports.url.appendingPathComponent(file))
+            first = first ?? report
+            findings += report.findings
+        }
+        var merged = try #require(first, "no report was written:\n\(result.standardError.suffix(2_000))")
+        merged.findings = findings
+        return (result.status, merged, result.standardOutput + result.standardError)
+    }
+
+    @Test func theBuggyAppFailsWithEveryBugInItsTest() async throws {
+        let (status, report, output) = try await runDemoSuite(fixed: false)
+        #expect(status != 0, "the buggy app's tests must fail")
+        let found = Set(report.findings.map { "\($0.kind) @ \($0.test ?? "?")" })
+        let expected: Set<String> = [
+            "leakedSubscription @ NewsAppTests.FeedViewModelTests/testRefreshShowsTheHeadlines",
+            "leakedSubscription @ NewsAppTests.ImageLoaderTests/thumbnailFollowsTheNewestHeadline()",
+            "prematureCancellation @ NewsAppTests.ImageLoaderTests/showsAPlaceholderWhileLoading()",
+            "wrongThread @ NewsAppTests.SettingsStoreTests/appearingLoadsTheSettings()",
+            "wrongThread @ NewsAppTests.SearchViewModelTests/typingShowsResults()",
+            "uncancelledTimer @ NewsAppTests.ClockViewModelTests/testTicksWhileShown",
+            "valueAfterTermination @ NewsAppTests.TickerTests/receivesThePrices()",
+        ]
+        #expect(found == expected, "\(output.suffix(3_000))")
+        #expect(report.findings.allSatisfy { $0.severity == .error && $0.policy == "fail" })
+        // Each finding points into the app or the test: its allocation stack has a user frame.
+        #expect(!output.contains("Expectation failed"), "the app works: only diagnostics fail the tests")
+    }
+
+    @Test func theFixedAppPasses() async throws {
+        let (status, report, output) = try await runDemoSuite(fixed: true)
+        #expect(status == 0, "\(output.suffix(3_000))")
+        #expect(report.findings.isEmpty)
+        #expect(report.run.tests.count >= 2)
+    }
+}
