@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "EffectDiagnostics", targets: ["EffectDiagnostics"]),
         .library(name: "ReactiveDiagnosticsXCTest", targets: ["ReactiveDiagnosticsXCTest"]),
         .library(name: "ReactiveDiagnosticsTesting", targets: ["ReactiveDiagnosticsTesting"]),
+        .library(name: "ReactiveDiagTool", targets: ["ReactiveDiagTool"]),
         .executable(name: "reactive-diag", targets: ["reactive-diag"]),
         .executable(name: "reactive-diag-benchmark", targets: ["reactive-diag-benchmark"]),
     ],
@@ -45,13 +46,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("unwind", .when(platforms: [.linux, .android]))]
         ),
 
+        // MARK: Child processes (llvm-symbolizer, test children), shared by the engine, the tool
+        // and the tests. Not API: the underscore says so.
+        .target(name: "_ReactiveDiagnosticsProcess", swiftSettings: swiftSettings),
+
         // MARK: Report schema, shared by the engine and the tool.
         .target(name: "ReactiveDiagnosticsReport", swiftSettings: swiftSettings),
 
         // MARK: Engine: ledger, grammar, findings, report. Foundation and the standard library only.
         .target(
             name: "ReactiveDiagnostics",
-            dependencies: ["CReactiveDiagnostics", "ReactiveDiagnosticsReport"],
+            dependencies: ["CReactiveDiagnostics", "ReactiveDiagnosticsReport", "_ReactiveDiagnosticsProcess"],
             swiftSettings: swiftSettings
         ),
 
@@ -84,6 +89,7 @@ let package = Package(
             name: "ReactiveDiagTool",
             dependencies: [
                 "ReactiveDiagnosticsReport",
+                "_ReactiveDiagnosticsProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/reactive-diag/ReactiveDiagTool",
@@ -107,7 +113,7 @@ let package = Package(
         // Helpers shared by the test targets (child processes, temporary directories).
         .target(
             name: "ReactiveDiagnosticsTestSupport",
-            dependencies: ["ReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnostics", "_ReactiveDiagnosticsProcess"],
             path: "Tests/ReactiveDiagnosticsTestSupport",
             swiftSettings: swiftSettings
         ),

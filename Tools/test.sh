@@ -1,23 +1,60 @@
 #!/usr/bin/env bash
-# The test suite, from a fresh clone: installs what is missing, builds with zero warnings,
-# runs every test target, then the RxSwift integration when RxSwift can be resolved.
+# The whole test suite, from a fresh clone. Installs what is missing (libunwind-dev, Chromium),
+# then:
+#   1. builds everything with zero warnings in our code;
+#   2. runs every test target (the demo suite included: it builds Examples/Demo);
+#   3. builds and tests the RxSwift integration when RxSwift can be resolved (else one line says
+#      it was skipped and why);
+#   4. runs the engine's and adapters' tests under Thread Sanitizer;
+#   5. fuzzes the report readers for a bounded time.
 #
-#   Tools/test.sh
+#   Tools/test.sh                 everything
+#   Tools/test.sh --quick         steps 1 and 2 only
+#
+# Environment: REACTIVE_DIAGNOSTICS_FUZZ_SECONDS (default 60), REACTIVE_DIAGNOSTICS_STRESS_SECONDS
+# (default 3 per stress test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Tools/Scripts/setup.sh
+
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+
+step() { printf '\n==> %s\n' "$*" >&2; }
 
 ensure_swift
 ensure_libunwind
 ensure_chromium
 
-echo "==> swift build (zero warnings)" >&2
+step "swift build --build-tests (zero warnings in our code)"
 build_without_warnings
 
-echo "==> swift test" >&2
-swift test --skip-build
+step "swift test (all targets, the demo suite included)"
+REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 swift test --skip-build
 
-echo "==> RxSwift integration" >&2
+[ "$quick" -eq 1 ] && { step "quick run: done"; exit 0; }
+
+step "RxSwift integration"
 Integrations/RxSwift/test.sh
 
-echo "==> all tests passed" >&2
+step "Thread Sanitizer: engine, adapters and test glue"
+swift build --build-tests --sanitize=thread --scratch-path .build-tsan >.build-tsan.log 2>&1 \
+    || { tail -40 .build-tsan.log >&2; exit 1; }
+tsan_log="$(mktemp)"
+tsan_status=0
+TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" timeout 1800 swift test --skip-build --sanitize=thread \
+    --scratch-path .build-tsan \
+    --filter "ReactiveDiagnosticsTests|CombineDiagnosticsTests|EffectDiagnosticsTests|ReactiveDiagnosticsXCTestTests|ReactiveDiagnosticsTestingTests" \
+    >"$tsan_log" 2>&1 || tsan_status=$?
+reports="$(grep -c "WARNING: ThreadSanitizer" "$tsan_log" || true)"
+if [ "$tsan_status" -ne 0 ] || [ "$reports" -ne 0 ]; then
+    grep -A30 "WARNING: ThreadSanitizer" "$tsan_log" | head -120 >&2 || tail -60 "$tsan_log" >&2
+    echo "error: Thread Sanitizer: exit $tsan_status, $reports reports" >&2
+    exit 1
+fi
+echo "Thread Sanitizer: no report ($(grep -E "Test run with [0-9]+ tests" "$tsan_log" | tail -1 | sed -E 's/.*(Test run with [0-9]+ tests).*/\1/'))" >&2
+
+step "fuzzing the report readers (${REACTIVE_DIAGNOSTICS_FUZZ_SECONDS:-60} s)"
+Tools/Fuzz/fuzz.sh "${REACTIVE_DIAGNOSTICS_FUZZ_SECONDS:-60}"
+
+step "all tests passed"

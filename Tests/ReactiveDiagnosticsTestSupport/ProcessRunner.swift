@@ -1,4 +1,5 @@
 import Foundation
+import _ReactiveDiagnosticsProcess
 
 /// What a finished child process left.
 public struct ProcessResult: Sendable {
@@ -16,58 +17,22 @@ public struct ProcessResult: Sendable {
 ///
 /// Swift Testing runs tests in parallel on a pool as small as the machine's core count; a test
 /// that blocks in `waitUntilExit()` or a pipe read takes a pool thread away from every other
-/// test for as long as the child runs. Output goes to temporary files (no pipe can fill up),
-/// and the end of the process resumes the awaiting test.
+/// test for as long as the child runs. ``run(_:arguments:environment:currentDirectory:standardOutputClosed:timeout:)``
+/// waits on a thread of its own (see `Subprocess`).
 public enum ProcessRunner {
     /// Runs `executable` and waits for it; kills it after `timeout`.
     public static func run(
         _ executable: String, arguments: [String], environment: [String: String]? = nil,
         currentDirectory: URL? = nil, standardOutputClosed: Bool = false, timeout: Duration = .seconds(180)
     ) async throws -> ProcessResult {
-        let outputs = try TemporaryDirectory("rd-process")
-        let stdoutURL = outputs.url.appendingPathComponent("stdout")
-        let stderrURL = outputs.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        let stdout = try FileHandle(forWritingTo: stdoutURL)
-        let stderr = try FileHandle(forWritingTo: stderrURL)
-        defer {
-            try? stdout.close()
-            try? stderr.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        if standardOutputClosed {
-            let pipe = Pipe()
-            try pipe.fileHandleForReading.close()
-            process.standardOutput = pipe
-        } else {
-            process.standardOutput = stdout
-        }
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let (status, reason): (Int32, Process.TerminationReason) = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in
-                continuation.resume(returning: (process.terminationStatus, process.terminationReason))
-            }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-                return
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            }
-        }
+        let result = try await Subprocess.run(
+            executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory?.path,
+            standardOutputClosed: standardOutputClosed, timeout: seconds)
         return ProcessResult(
-            status: status, crashed: reason == .uncaughtSignal,
-            standardOutput: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
-            standardError: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "")
+            status: result.status, crashed: result.crashed,
+            standardOutput: String(decoding: result.standardOutput, as: UTF8.self),
+            standardError: String(decoding: result.standardError, as: UTF8.self))
     }
 }
 

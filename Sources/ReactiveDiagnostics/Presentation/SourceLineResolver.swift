@@ -1,4 +1,5 @@
 import Foundation
+import _ReactiveDiagnosticsProcess
 
 /// A position in a source file, read from a frame's debug line table.
 package struct SourceLine: Hashable, Sendable {
@@ -89,21 +90,10 @@ package final class SourceLineResolver: Sendable {
     }
 
     private static func run(_ executable: String, image: String, address: UInt) -> SourceLine? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--obj=\(image)", "--functions=none", "0x" + String(address, radix: 16)]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return parse(String(decoding: data, as: UTF8.self))
+        let arguments = ["--obj=\(image)", "--functions=none", "0x" + String(address, radix: 16)]
+        guard let result = try? Subprocess.run(executable, arguments: arguments, timeout: 30),
+              !result.crashed, result.status == 0
+        else { return nil }
+        return parse(String(decoding: result.standardOutput, as: UTF8.self))
     }
 }
