@@ -40,19 +40,24 @@ Integrations/RxSwift/test.sh
 step "Thread Sanitizer: engine, adapters and test glue"
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan >.build-tsan.log 2>&1 \
     || { tail -40 .build-tsan.log >&2; exit 1; }
-tsan_log="$(mktemp)"
-tsan_status=0
-TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" timeout 1800 swift test --skip-build --sanitize=thread \
-    --scratch-path .build-tsan \
-    --filter "ReactiveDiagnosticsTests|CombineDiagnosticsTests|EffectDiagnosticsTests|ReactiveDiagnosticsXCTestTests|ReactiveDiagnosticsTestingTests" \
-    >"$tsan_log" 2>&1 || tsan_status=$?
-reports="$(grep -c "WARNING: ThreadSanitizer" "$tsan_log" || true)"
-if [ "$tsan_status" -ne 0 ] || [ "$reports" -ne 0 ]; then
-    grep -A30 "WARNING: ThreadSanitizer" "$tsan_log" | head -120 >&2 || tail -60 "$tsan_log" >&2
-    echo "error: Thread Sanitizer: exit $tsan_status, $reports reports" >&2
-    exit 1
-fi
-echo "Thread Sanitizer: no report ($(grep -E "Test run with [0-9]+ tests" "$tsan_log" | tail -1 | sed -E 's/.*(Test run with [0-9]+ tests).*/\1/'))" >&2
+# One module at a time: the sanitizer slows everything tenfold, and tests that wait for the main
+# queue would otherwise compete with every other suite for it.
+for module in ReactiveDiagnosticsTests CombineDiagnosticsTests EffectDiagnosticsTests \
+    ReactiveDiagnosticsXCTestTests ReactiveDiagnosticsTestingTests; do
+    tsan_log="$(mktemp)"
+    tsan_status=0
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" timeout 900 swift test --skip-build --sanitize=thread \
+        --scratch-path .build-tsan --filter "$module" >"$tsan_log" 2>&1 || tsan_status=$?
+    reports="$(grep -c "WARNING: ThreadSanitizer" "$tsan_log" || true)"
+    if [ "$tsan_status" -ne 0 ] || [ "$reports" -ne 0 ]; then
+        grep -A30 "WARNING: ThreadSanitizer" "$tsan_log" | head -120 >&2 || true
+        grep -E "✘ Test .* recorded|error:" "$tsan_log" | head -20 >&2 || true
+        echo "error: Thread Sanitizer, $module: exit $tsan_status, $reports reports" >&2
+        exit 1
+    fi
+    echo "Thread Sanitizer, $module: no report ($(grep -E "Test run with [0-9]+ tests" "$tsan_log" | tail -1 | sed -E 's/.*(Test run with [0-9]+ tests).*/\1/'))" >&2
+    rm -f "$tsan_log"
+done
 
 step "fuzzing the report readers (${REACTIVE_DIAGNOSTICS_FUZZ_SECONDS:-60} s)"
 Tools/Fuzz/fuzz.sh "${REACTIVE_DIAGNOSTICS_FUZZ_SECONDS:-60}"

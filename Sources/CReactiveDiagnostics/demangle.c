@@ -25,9 +25,12 @@ char *rdiag_demangle(const char *symbol) {
     }
     if (strncmp(symbol, "_Z", 2) == 0) {
         // Looked up at run time so the package does not have to link libstdc++ itself.
-        static cxa_demangle_fn cxa_demangle = NULL;
+        // Threads may race to look it up: they all find the same pointer, published atomically.
+        static cxa_demangle_fn cached = NULL;
+        cxa_demangle_fn cxa_demangle = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
         if (cxa_demangle == NULL) {
             cxa_demangle = (cxa_demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+            __atomic_store_n(&cached, cxa_demangle, __ATOMIC_RELEASE);
         }
         if (cxa_demangle != NULL) {
             int status = 0;
