@@ -131,6 +131,7 @@ let package = Package(
         .testTarget(
             name: "CombineDiagnosticsTests",
             dependencies: [
+                "ReactiveDiagnosticsTestSupport",
                 "CombineDiagnostics",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ] + openCombine,
@@ -138,7 +139,8 @@ let package = Package(
         ),
         .testTarget(
             name: "EffectDiagnosticsTests",
-            dependencies: ["EffectDiagnostics"],
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport","EffectDiagnostics"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

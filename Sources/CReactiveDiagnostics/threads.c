@@ -36,7 +36,12 @@ uint64_t rdiag_thread_id(void) {
 
 int rdiag_is_process_main_thread(void) {
 #if defined(__linux__)
-    return syscall(SYS_gettid) == getpid();
+    // A thread's answer never changes: ask the kernel once per thread, not on every check.
+    static _Thread_local int cached = -1;
+    if (cached < 0) {
+        cached = syscall(SYS_gettid) == getpid();
+    }
+    return cached;
 #else
     return pthread_main_np() != 0;
 #endif

@@ -3,6 +3,7 @@ import Foundation
 import ReactiveDiagnostics
 import ReactiveDiagnosticsTesting
 import Synchronization
+import ReactiveDiagnosticsTestSupport
 import Testing
 
 /// The `.diagnosed` trait in this process: its scope is run by hand around a body, on a

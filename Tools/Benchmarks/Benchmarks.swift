@@ -17,6 +17,11 @@ struct Benchmarks {
             return arguments[index + 1]
         }
         let quick = arguments.contains("--quick")
+        if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
+            // A single case in a loop, for a profiler: `--profile subscribeCancel|scheduler`.
+            Profiling.run(arguments[index + 1])
+            return
+        }
         let repetitions = Int(option("--repetitions") ?? "") ?? (quick ? 3 : 7)
         let jsonPath = option("--json") ?? ".build/benchmarks/results.json"
         let only = option("--only")
@@ -29,6 +34,8 @@ struct Benchmarks {
             ("capture", CaptureBenchmarks.run),
             ("ledger", LedgerBenchmarks.run),
             ("memory", MemoryBenchmark.run),
+            ("combine", CombineBenchmarks.run),
+            ("scheduler", SchedulerBenchmarks.run),
             ("report", ReportBenchmarks.run),
         ]
         var results: [BenchmarkResult] = []

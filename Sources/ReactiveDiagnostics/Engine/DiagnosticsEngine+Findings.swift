@@ -65,6 +65,12 @@ extension DiagnosticsEngine {
         findingStore.count
     }
 
+    /// How many findings were not kept because ``Configuration/maximumFindings`` was reached
+    /// (the report carries the same number as `droppedFindings`).
+    public var droppedFindingCount: Int {
+        findingStore.dropped
+    }
+
     /// Adds an observer of new findings (the crash journal uses this).
     public func addFindingObserver(_ observer: any FindingObserver) {
         findingStore.addObserver(observer)

@@ -96,6 +96,7 @@ public final class StreamMonitor: Sendable {
     private let owner = Atomic<UInt>(0)
     private let values = Atomic<Int>(0)
     private let pendingPeerFinding = Atomic<Int>(0)
+    private let registered = Atomic<Bool>(true)
 
     init(
         engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, options: Options,
@@ -118,7 +119,15 @@ public final class StreamMonitor: Sendable {
 
     deinit {
         // Torn down without a terminal event or cancel: nothing is alive any more.
-        engine.ledger.unregister(token)
+        unregister()
+    }
+
+    /// Ends the ledger entry once (terminal event, cancel or deinit, whichever comes first).
+    @inline(__always)
+    private func unregister() {
+        if registered.exchange(false, ordering: .relaxed) {
+            engine.ledger.unregister(token)
+        }
     }
 
     /// The stream's state now.
@@ -300,7 +309,7 @@ public final class StreamMonitor: Sendable {
                 report(.eventBeforeSubscription,
                        "\(name) \(failure == nil ? "finished" : "failed") before its subscription (Reactive Streams 1.9)")
             }
-            engine.ledger.unregister(token)
+            unregister()
             if let contract {
                 checkTermination(target, failure: failure, contract: contract)
             }
@@ -349,7 +358,7 @@ public final class StreamMonitor: Sendable {
             if exchanged { break }
             current = original
         }
-        engine.ledger.unregister(token)
+        unregister()
         if checkPremature, !options.prematureCancellationMarkers.isEmpty, values.load(ordering: .relaxed) == 0 {
             engine.notePossiblePrematureCancel(of: self)
         }

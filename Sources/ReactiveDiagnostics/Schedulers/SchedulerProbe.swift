@@ -1,3 +1,4 @@
+import CReactiveDiagnostics
 import Dispatch
 import ReactiveDiagnosticsReport
 import Synchronization
@@ -32,7 +33,11 @@ public final class SchedulerProbe: Sendable {
     private let counters = AtomicCounters(count: 6)  // scheduled, executed, cancelled, long, violations, pendingOneShot
     private let latency = LatencyHistogram()
     private let duration = LatencyHistogram()
-    private let threads = LockedValue([UInt: ThreadCount]())
+    /// Runs per thread: one counter per thread number (see `rdiag_thread_shard`), so counting a
+    /// run is one relaxed atomic add; a thread's name is read once, when it is first seen.
+    private let threadRuns = AtomicCounters(count: SchedulerProbe.threadSlots)
+    private let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
+    static let threadSlots = 64
     private let longThresholdNanos: UInt64
 
     init(engine: DiagnosticsEngine, label: DiagnosticLabel, expectation: ThreadExpectation?, longActionThreshold: Duration) {
@@ -114,18 +119,11 @@ public final class SchedulerProbe: Sendable {
     }
 
     private func noteThread(onMain: Bool) {
-        let token = currentThreadToken()
-        let known = threads.withLock { threads -> Bool in
-            guard threads[token] != nil else { return false }
-            threads[token]!.count += 1
-            return true
-        }
-        if !known {
+        let slot = Int(rdiag_thread_shard()) % Self.threadSlots
+        if threadRuns.add(slot, 1) == 1 {
             let info = ThreadInfo.current
             let name = onMain ? "main queue" : info.name.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
-            threads.withLock { threads in
-                threads[token, default: ThreadCount(thread: name, isMainQueue: onMain, count: 0)].count += 1
-            }
+            threadNames.withLock { $0[slot] = (name, onMain) }
         }
     }
 
@@ -136,11 +134,14 @@ public final class SchedulerProbe: Sendable {
 
     /// The probe's statistics.
     public func summary() -> SchedulerSummary {
-        let threadCounts = threads.withLock { Array($0.values) }
+        let names = threadNames.withLock { $0 }
         var merged: [String: ThreadCount] = [:]
-        for count in threadCounts {
-            merged[count.thread, default: ThreadCount(thread: count.thread, isMainQueue: count.isMainQueue, count: 0)]
-                .count += count.count
+        for slot in 0..<Self.threadSlots {
+            let runs = threadRuns.load(slot)
+            guard runs > 0 else { continue }
+            // More threads than slots share a slot: its runs go to the first thread seen there.
+            let (name, isMainQueue) = names[slot] ?? ("thread slot \(slot)", false)
+            merged[name, default: ThreadCount(thread: name, isMainQueue: isMainQueue, count: 0)].count += runs
         }
         return SchedulerSummary(
             label: label.name, scheduled: counters.load(0), executed: counters.load(1), cancelled: counters.load(2),

@@ -2,6 +2,7 @@ import CombineDiagnostics
 import Dispatch
 import Foundation
 import OpenCombineShim
+import ReactiveDiagnosticsTestSupport
 import Testing
 
 /// Every suite of this target runs one test at a time: global instrumentation is
@@ -10,12 +11,7 @@ import Testing
 
 /// An engine for one test: stacks on, nothing written to disk, nothing printed.
 func makeEngine(_ change: (inout Configuration) -> Void = { _ in }) -> DiagnosticsEngine {
-    var configuration = Configuration()
-    configuration.writesReport = false
-    configuration.printsSummary = false
-    configuration.settleTime = .milliseconds(200)
-    change(&configuration)
-    return DiagnosticsEngine(configuration: configuration)
+    quietEngine(change)
 }
 
 /// Runs `body` as a test of a parallel runner (the task-local identity bound), then

@@ -1,15 +1,12 @@
 import Dispatch
 import Foundation
 import ReactiveDiagnostics
+import ReactiveDiagnosticsTestSupport
 import Testing
 
 /// An engine for one test: stacks on, nothing written to disk, nothing printed.
 func makeEngine(settle: Duration = .milliseconds(200)) -> DiagnosticsEngine {
-    var configuration = Configuration()
-    configuration.writesReport = false
-    configuration.printsSummary = false
-    configuration.settleTime = settle
-    return DiagnosticsEngine(configuration: configuration)
+    quietEngine(settle: settle)
 }
 
 /// Runs `body` as a parallel-runner test named after the calling test (what the Swift Testing

@@ -24,21 +24,6 @@ enum Fixture {
 
     /// A private engine for in-process tests: writes nothing, prints nothing, settles briefly.
     static func quietEngine(settle: Duration = .milliseconds(30)) -> DiagnosticsEngine {
-        var configuration = Configuration()
-        configuration.writesReport = false
-        configuration.printsSummary = false
-        configuration.settleTime = settle
-        return DiagnosticsEngine(configuration: configuration)
+        ReactiveDiagnosticsTestSupport.quietEngine(settle: settle)
     }
-}
-
-/// Finds the line of a `// SITE: name` marker in a fixture source file, so that tests can
-/// assert where a failure points without hard-coding line numbers.
-func siteLine(_ name: String, in file: String) throws -> Int {
-    let text = try String(contentsOfFile: file, encoding: .utf8)
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    guard let index = lines.firstIndex(where: { $0.hasSuffix("// SITE: \(name)") }) else {
-        throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: file])
-    }
-    return index + 1
 }

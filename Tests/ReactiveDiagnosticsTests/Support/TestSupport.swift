@@ -1,16 +1,12 @@
 import Dispatch
 import Foundation
 import ReactiveDiagnostics
+import ReactiveDiagnosticsTestSupport
 import Testing
 
 /// An engine for one test: stacks on, nothing written to disk, nothing printed.
 func makeEngine(_ change: (inout Configuration) -> Void = { _ in }) -> DiagnosticsEngine {
-    var configuration = Configuration()
-    configuration.writesReport = false
-    configuration.printsSummary = false
-    configuration.settleTime = .milliseconds(200)
-    change(&configuration)
-    return DiagnosticsEngine(configuration: configuration)
+    quietEngine(change)
 }
 
 /// Runs `body` on `count` threads at once and waits for all of them.

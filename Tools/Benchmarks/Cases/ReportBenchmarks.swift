@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveDiagTool
 import ReactiveDiagnostics
 
 /// Writing a report with 100,000 findings, and reading it back.
@@ -33,6 +34,8 @@ enum ReportBenchmarks {
         let path = directory.appendingPathComponent("report.json").path
         var writes: [Double] = []
         var reads: [Double] = []
+        var shows: [Double] = []
+        var gates: [Double] = []
         var bytes = 0
         for _ in 0..<max(1, context.repetitions / 2) {
             let start = now()
@@ -43,14 +46,33 @@ enum ReportBenchmarks {
             let report = try? DiagnosticsReport.load(from: URL(fileURLWithPath: path))
             reads.append(Double(now() - readStart) / 1e9)
             precondition(report?.findings.count == count, "the report must hold every finding")
+            for (command, arguments) in [("show", ["show", path, "--no-symbolize"]), ("gate", ["gate", path])] {
+                let start = now()
+                let status = ReactiveDiag.run(arguments: arguments, stdout: DiscardingSink(), stderr: DiscardingSink())
+                precondition(status <= 1, "reactive-diag \(command) failed on the benchmark report")
+                (command == "show" ? { shows.append(Double(now() - start) / 1e9) } : { gates.append(Double(now() - start) / 1e9) })()
+            }
         }
         return [
             BenchmarkResult(
                 name: "report.write\(count / 1000)k", unit: "s", statistics: Statistics(writes), target: .atMost(1),
                 notes: ["bytes": "\(bytes)", "findings": "\(count)"]),
             BenchmarkResult(
-                name: "report.load\(count / 1000)k", unit: "s", statistics: Statistics(reads), target: .atMost(2),
+                name: "report.load\(count / 1000)k", unit: "s", statistics: Statistics(reads),
                 notes: ["what": "DiagnosticsReport.load (decode + validate)"]),
+            BenchmarkResult(
+                name: "report.show\(count / 1000)k", unit: "s", statistics: Statistics(shows), target: .atMost(2),
+                notes: ["what": "reactive-diag show, in-process, output discarded"]),
+            BenchmarkResult(
+                name: "report.gate\(count / 1000)k", unit: "s", statistics: Statistics(gates), target: .atMost(2),
+                notes: ["what": "reactive-diag gate, in-process, no baseline"]),
         ]
     }
+}
+
+/// Output the benchmark does not keep.
+final class DiscardingSink: OutputSink, @unchecked Sendable {
+    var isTerminal: Bool { false }
+    func write(_ text: String) {}
+    func flush() {}
 }

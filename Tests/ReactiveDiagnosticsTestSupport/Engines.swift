@@ -1,0 +1,26 @@
+import Foundation
+import ReactiveDiagnostics
+
+/// A private engine for one test: stacks on, nothing written to disk, nothing printed, a short
+/// settle time; `change` adjusts anything else.
+public func quietEngine(
+    settle: Duration = .milliseconds(200), _ change: (inout Configuration) -> Void = { _ in }
+) -> DiagnosticsEngine {
+    var configuration = Configuration()
+    configuration.writesReport = false
+    configuration.printsSummary = false
+    configuration.settleTime = settle
+    change(&configuration)
+    return DiagnosticsEngine(configuration: configuration)
+}
+
+/// The line of a `// SITE: name` marker in a fixture source file, so that tests can assert
+/// where a failure points without hard-coding line numbers.
+public func siteLine(_ name: String, in file: String) throws -> Int {
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let index = lines.firstIndex(where: { $0.hasSuffix("// SITE: \(name)") }) else {
+        throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: file])
+    }
+    return index + 1
+}

@@ -1,0 +1,86 @@
+import CombineDiagnostics
+import Dispatch
+import Foundation
+import OpenCombineShim
+import ReactiveDiagnostics
+
+/// A diagnostic scheduler around a DispatchQueue: schedule + run, against the queue itself.
+enum SchedulerBenchmarks {
+    /// Schedules `count` actions on `scheduler` and waits until the last has run; ns per action.
+    @inline(never)
+    static func scheduleAndRun<S: Scheduler>(_ count: Int, on scheduler: S) -> Double {
+        let done = DispatchSemaphore(value: 0)
+        let counter = CombineBenchmarks.Sum()
+        return Measure.batch(count) {
+            for index in 0..<count {
+                scheduler.schedule {
+                    counter.value &+= 1
+                    if index == count - 1 { done.signal() }
+                }
+            }
+            done.wait()
+        }
+    }
+
+    /// Schedules one action and waits for it to run, `count` times; ns per round trip.
+    @inline(never)
+    static func roundTrips<S: Scheduler>(_ count: Int, on scheduler: S) -> Double {
+        let ran = DispatchSemaphore(value: 0)
+        return Measure.batch(count) {
+            for _ in 0..<count {
+                scheduler.schedule { ran.signal() }
+                ran.wait()
+            }
+        }
+    }
+
+    static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {
+        let count = context.quick ? 20_000 : 200_000
+        let queue = DispatchQueue(label: "benchmark.scheduler")
+        // What the target covers: counts, pending work, latency histogram, thread check. The
+        // scheduling stack (for findings) is measured separately.
+        let counting = queue.diagnosed("benchmark", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
+        let stacked = queue.diagnosed("benchmark", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: true))
+        _ = scheduleAndRun(count / 10, on: queue)
+        _ = scheduleAndRun(count / 10, on: counting)
+        _ = scheduleAndRun(count / 10, on: stacked)
+        var plain: [Double] = []
+        var diagnosed: [Double] = []
+        var withStacks: [Double] = []
+        var tripsPlain: [Double] = []
+        var tripsDiagnosed: [Double] = []
+        var tripsStacks: [Double] = []
+        let trips = count / 10
+        for _ in 0..<context.repetitions {
+            plain.append(scheduleAndRun(count, on: queue))
+            diagnosed.append(scheduleAndRun(count, on: counting))
+            withStacks.append(scheduleAndRun(count, on: stacked))
+            tripsPlain.append(roundTrips(trips, on: queue))
+            tripsDiagnosed.append(roundTrips(trips, on: counting))
+            tripsStacks.append(roundTrips(trips, on: stacked))
+        }
+        return [
+            BenchmarkResult(name: "scheduler.roundTrip.plain", unit: "ns/action", statistics: Statistics(tripsPlain),
+                            notes: ["what": "schedule one action on a DispatchQueue, wait until it has run"]),
+            BenchmarkResult(name: "scheduler.roundTrip.diagnosed", unit: "ns/action", statistics: Statistics(tripsDiagnosed)),
+            BenchmarkResult(
+                name: "scheduler.roundTrip.ratio", unit: "×", statistics: Statistics(zip(tripsDiagnosed, tripsPlain).map { $0 / $1 }),
+                target: .atMost(1.20), notes: ["what": "counts, pending action, latency and duration histograms, thread check"]),
+            BenchmarkResult(
+                name: "scheduler.roundTrip.withStacksRatio", unit: "×",
+                statistics: Statistics(zip(tripsStacks, tripsPlain).map { $0 / $1 }),
+                notes: ["what": "the same plus a 32-frame scheduling stack per action"]),
+            BenchmarkResult(name: "scheduler.batch.plain", unit: "ns/action", statistics: Statistics(plain),
+                            notes: ["what": "schedule 200,000 actions back to back, then wait for the last"]),
+            BenchmarkResult(
+                name: "scheduler.batch.diagnosed", unit: "ns/action", statistics: Statistics(diagnosed)),
+            BenchmarkResult(
+                name: "scheduler.batch.ratio", unit: "×", statistics: Statistics(zip(diagnosed, plain).map { $0 / $1 }),
+                target: .atMost(1.20), notes: ["what": "throughput with a deep backlog; every pending action is a live ledger entry"]),
+            BenchmarkResult(
+                name: "scheduler.batch.withStacksRatio", unit: "×",
+                statistics: Statistics(zip(withStacks, plain).map { $0 / $1 }),
+                notes: ["what": "the same plus a 32-frame scheduling stack per action; for information"]),
+        ]
+    }
+}
