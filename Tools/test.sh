@@ -38,8 +38,9 @@ step "RxSwift integration"
 Integrations/RxSwift/test.sh
 
 step "Thread Sanitizer: engine, adapters and test glue"
-swift build --build-tests --sanitize=thread --scratch-path .build-tsan >.build-tsan.log 2>&1 \
-    || { tail -40 .build-tsan.log >&2; exit 1; }
+mkdir -p .build-tsan
+swift build --build-tests --sanitize=thread --scratch-path .build-tsan >.build-tsan/build.log 2>&1 \
+    || { tail -40 .build-tsan/build.log >&2; exit 1; }
 # One module at a time: the sanitizer slows everything tenfold, and tests that wait for the main
 # queue would otherwise compete with every other suite for it.
 for module in ReactiveDiagnosticsTests CombineDiagnosticsTests EffectDiagnosticsTests \

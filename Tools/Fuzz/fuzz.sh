@@ -13,8 +13,9 @@ seconds="${1:-60}"
 scratch="$root/.build-fuzz"
 
 echo "==> building the fuzzer (swift build -c release --sanitize=fuzzer)" >&2
+mkdir -p "$scratch"
 swift build -c release --sanitize=fuzzer --package-path "$here" --scratch-path "$scratch" \
-    --product report-fuzzer >"$scratch.log" 2>&1 || { tail -40 "$scratch.log" >&2; exit 1; }
+    --product report-fuzzer >"$scratch/build.log" 2>&1 || { tail -40 "$scratch/build.log" >&2; exit 1; }
 fuzzer="$(swift build -c release --package-path "$here" --scratch-path "$scratch" --show-bin-path)/report-fuzzer"
 
 # Seeds: the committed corpus and the tool's report fixtures. New inputs libFuzzer finds
