@@ -110,6 +110,20 @@ let package = Package(
 
         // MARK: Tests
 
+        // Every Swift block of README.md and Docs/, compiled (not a product; nothing runs it).
+        // DocumentationSnippetTests checks the guides against these files.
+        .target(
+            name: "DocSnippets",
+            dependencies: [
+                "ReactiveDiagnostics", "ReactiveDiagnosticsReport", "CombineDiagnostics", "EffectDiagnostics",
+                "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting", "ReactiveDiagTool",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            ] + openCombine,
+            path: "Tests/DocSnippets",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+
         // Helpers shared by the test targets (child processes, temporary directories).
         .target(
             name: "ReactiveDiagnosticsTestSupport",

@@ -136,6 +136,9 @@ struct CrashJournalTests {
             Self.fixtureVariable: mode,
             "REACTIVE_DIAGNOSTICS_REPORT": directory.url.appendingPathComponent("report-%p.json").path,
             "REACTIVE_DIAGNOSTICS_SUMMARY": "0",
+            // The child dies on purpose: the runtime's backtracer would only slow the test down
+            // (and can outlive the child it attached to).
+            "SWIFT_BACKTRACE": "enable=no",
         ], reportDirectory: directory.url)
         #expect(result.crashed || result.status != 0, "the child must die: \(result.standardError.suffix(300))")
         let journals = directory.files.filter { $0.hasSuffix(".journal.jsonl") }
@@ -156,6 +159,9 @@ struct CrashJournalTests {
             "REACTIVE_DIAGNOSTICS_REPORT": directory.url.appendingPathComponent("report-%p.json").path,
             "REACTIVE_DIAGNOSTICS_POLICY": "valueAfterTermination=trap",
             "REACTIVE_DIAGNOSTICS_SUMMARY": "0",
+            // The child dies on purpose: the runtime's backtracer would only slow the test down
+            // (and can outlive the child it attached to).
+            "SWIFT_BACKTRACE": "enable=no",
         ], reportDirectory: directory.url)
         // fatalError ends the process with a signal (a sanitizer turns that into an exit status).
         #expect(result.crashed || result.status != 0, "fatalError stops the process")

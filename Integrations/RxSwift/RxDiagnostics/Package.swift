@@ -31,6 +31,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The blocks of Docs/RxSwift.md, compiled (not a product; nothing runs it).
+        .target(
+            name: "RxDiagnosticsDocSnippets",
+            dependencies: [
+                "RxDiagnostics",
+                .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
+                .product(name: "RxSwift", package: "RxSwift"),
+                .product(name: "RxRelay", package: "RxSwift"),
+            ],
+            path: "Tests/RxDiagnosticsDocSnippets",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RxDiagnosticsTests",
             dependencies: [

@@ -4,8 +4,8 @@ import Foundation
 /// repository (`--source-root`, by default the working directory).
 ///
 /// ```swift
-/// let paths = SourcePaths(root: "/work/app")
-/// paths.relative("/work/app/Sources/Cart.swift")   // "Sources/Cart.swift"
+/// let paths = SourcePaths(root: "/home/ci/app")
+/// paths.relative("/home/ci/app/Sources/Cart.swift")   // "Sources/Cart.swift"
 /// paths.relative("/usr/include/stdio.h")           // nil
 /// ```
 struct SourcePaths {
