@@ -30,7 +30,7 @@ step "swift build --build-tests (zero warnings in our code)"
 build_without_warnings
 
 step "swift test (all targets, the demo suite included)"
-REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 swift test --skip-build
+REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 swift_test_with_failure_summary --skip-build
 
 [ "$quick" -eq 1 ] && { step "quick run: done"; exit 0; }
 

@@ -13,6 +13,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 package="$here/RxDiagnostics"
 rxswift_url="github.com/ReactiveX/RxSwift"
+# swift_test_with_failure_summary
+source "$here/../../Tools/Scripts/setup.sh"
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "error: swift is not on PATH" >&2
@@ -78,4 +80,4 @@ fi
 
 # 4. Test.
 echo "==> swift test (RxSwift integration)" >&2
-swift test "${swiftpm[@]}" --skip-build
+swift_test_with_failure_summary "${swiftpm[@]}" --skip-build

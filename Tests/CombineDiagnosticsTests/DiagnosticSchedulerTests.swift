@@ -155,12 +155,14 @@ extension CombineAdapterTests {
             let scheduler = clock.diagnosed("latency", engine: engine)
             scheduler.schedule {}                                                     // due now
             scheduler.schedule(after: scheduler.now.advanced(by: .seconds(3600))) {}   // due in an hour
-            Thread.sleep(forTimeInterval: 0.05)   // wall time passes before the clock is advanced
+            // Wall time passes before the clock is advanced. Long, so that a loaded machine's
+            // scheduling delays stay far below it.
+            Thread.sleep(forTimeInterval: 0.5)
             clock.advance(by: .seconds(3600))
             let latency = scheduler.summary.latency
             #expect(latency.count == 2)
-            #expect(latency.maxNanos >= 50_000_000, "the immediate action waited for the advance")
-            #expect(latency.minNanos < 50_000_000, "the delayed one ran when due, not late")
+            #expect(latency.maxNanos >= 500_000_000, "the immediate action waited for the advance")
+            #expect(latency.minNanos < 500_000_000, "the delayed one ran when due, not late")
         }
 
         // MARK: Other schedulers

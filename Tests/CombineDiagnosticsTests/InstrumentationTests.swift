@@ -169,7 +169,7 @@ extension CombineAdapterTests {
                 }
                 onThread(group: threads) {
                     upstream.send(1)
-                    testAfterDelivery.append(TestIdentity.resolve())
+                    testAfterDelivery.append(TestIdentity.contextual)
                 }
                 wait(entered, "the delivery to start")
                 onThread(group: threads) {

@@ -137,7 +137,7 @@ struct EffectEmitterTests {
     }
 
     @Test func anEmitterReleasedUnfinishedIsReportedOnce() throws {
-        let engine = makeEngine(settle: .seconds(5))
+        let engine = makeEngine(settle: .seconds(30))
         let outcome = runTest(engine) {
             DiagnosedEffect<Action>.stream("import photos") { emitter in
                 emitter.send(.tick(1))
@@ -149,6 +149,7 @@ struct EffectEmitterTests {
         #expect(finding.details["reason"] == "released")
         #expect(finding.message == "effect 'import photos' was released without finishing: it sent 1 action(s) and can never finish now")
         #expect(outcome.findings.count == 1)
-        #expect(outcome.settleDuration < .seconds(1))
+        // Far below the 30 s limit: nothing was waited for (a loaded machine still needs slack).
+        #expect(outcome.settleDuration < .seconds(10))
     }
 }

@@ -69,13 +69,14 @@ public enum ChildProcess {
     }
 
     /// Runs the binary with `arguments`; the child inherits this environment without its own
-    /// `REACTIVE_DIAGNOSTICS_*` variables, plus fixtures on, a 50 ms settle time, reports in a
-    /// fresh directory, and `environment`.
+    /// `REACTIVE_DIAGNOSTICS_*` variables, plus fixtures on, a 50 ms settle time, the quiet
+    /// long-action threshold, reports in a fresh directory, and `environment`.
     public static func run(arguments: [String], environment: [String: String], reportDirectory: URL?) async throws -> ChildRun {
         let directory = try reportDirectory ?? makeReportDirectory()
         var childEnvironment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REACTIVE_DIAGNOSTICS_") }
         childEnvironment["REACTIVE_DIAGNOSTICS_FIXTURE"] = "1"
         childEnvironment["REACTIVE_DIAGNOSTICS_SETTLE_MS"] = "50"
+        childEnvironment["REACTIVE_DIAGNOSTICS_LONG_ACTION_MS"] = "\(quietLongActionThreshold.components.seconds * 1000)"
         childEnvironment["REACTIVE_DIAGNOSTICS_REPORT"] = directory.appendingPathComponent("report-%n-%p.json").path
         childEnvironment.merge(environment) { $1 }
 

@@ -2,7 +2,9 @@ import Foundation
 import ReactiveDiagnostics
 
 /// A private engine for one test: stacks on, nothing written to disk, nothing printed, a short
-/// settle time; `change` adjusts anything else.
+/// settle time, and a long-action threshold no action of a clean test reaches even on a loaded CI
+/// machine (tests of long actions give their scheduler a threshold of its own); `change` adjusts
+/// anything else.
 public func quietEngine(
     settle: Duration = .milliseconds(200), _ change: (inout Configuration) -> Void = { _ in }
 ) -> DiagnosticsEngine {
@@ -10,9 +12,14 @@ public func quietEngine(
     configuration.writesReport = false
     configuration.printsSummary = false
     configuration.settleTime = settle
+    configuration.longActionThreshold = quietLongActionThreshold
     change(&configuration)
     return DiagnosticsEngine(configuration: configuration)
 }
+
+/// The long-action threshold of test engines and child runs: wall time, so a thread the machine
+/// preempts for a while must not turn a clean test's action into a finding.
+public let quietLongActionThreshold: Duration = .seconds(10)
 
 /// The line of a `// SITE: name` marker in a fixture source file, so that tests can assert
 /// where a failure points without hard-coding line numbers.

@@ -401,7 +401,7 @@ struct StreamMonitorTests {
         let seen: TestIdentity = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let delivery = monitor.willDeliverValue()
-                let inside = TestIdentity.resolve()  // what a nested subscription would record
+                let inside = TestIdentity.contextual  // what a nested subscription would record
                 monitor.didDeliverValue(delivery)
                 continuation.resume(returning: inside)
             }

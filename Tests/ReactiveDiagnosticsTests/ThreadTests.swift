@@ -37,11 +37,11 @@ struct ThreadTests {
         #expect(TestIdentity(name: "ThreadTests.task") == task)
         #expect(task.name == "ThreadTests.task" && TestIdentity.none.name == nil)
         TestIdentity.$current.withValue(task) {
-            #expect(TestIdentity.resolve() == task)
+            #expect(TestIdentity.contextual == task)
             TestIdentity.withThreadTest(thread) {
-                #expect(TestIdentity.resolve() == thread)
+                #expect(TestIdentity.contextual == thread)
             }
-            #expect(TestIdentity.resolve() == task)
+            #expect(TestIdentity.contextual == task)
         }
     }
 }

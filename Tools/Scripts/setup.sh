@@ -72,3 +72,19 @@ build_without_warnings() {
         return 1
     fi
 }
+
+# Runs `swift test "$@"`, its output shown as it comes. When it fails, the failures are printed
+# again at the very end, so a CI log cut to its last lines still says what failed and where.
+swift_test_with_failure_summary() {
+    local log status=0
+    log="$(mktemp)"
+    swift test "$@" 2>&1 | tee "$log" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "" >&2
+        echo "==> swift test failed (exit $status); what failed:" >&2
+        grep -E "✘|error: |: error -|Fatal error|Test Case .* failed|signal [0-9]+|Exited with" "$log" \
+            | grep -v "known issue" | head -60 >&2 || true
+    fi
+    rm -f "$log"
+    return "$status"
+}

@@ -19,7 +19,7 @@ struct TrackedResource: Sendable {
     @usableFromInline
     static func start(_ kind: ResourceKind, label: DiagnosticLabel, engine: DiagnosticsEngine) -> TrackedResource {
         let stack = engine.captureAllocationStack()
-        let test = TestIdentity.resolve()
+        let test = engine.currentTest()
         let token = engine.ledger.register(kind: kind, label: label, stack: stack, test: test)
         return TrackedResource(engine: engine, kind: kind, label: label, token: token, allocationStack: stack, test: test)
     }

@@ -1,17 +1,19 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import Synchronization
 
 extension DiagnosticsEngine {
-    /// Starts a test: a new ledger epoch and, for serial runners, the process-wide test identity.
+    /// Starts a test: a new ledger epoch and, for serial runners, this engine's serial test.
     ///
     /// - Parameters:
     ///   - name: The test's name; it attributes resources and findings.
-    ///   - serial: `true` when only one test runs at a time (XCTest). Parallel runners
+    ///   - serial: `true` when only one test runs at a time (XCTest): until it finishes, work of
+    ///     this engine on any thread that knows no test is attributed to it. Parallel runners
     ///     (Swift Testing) pass `false` and bind ``TestIdentity/current`` themselves.
     public func beginTest(named name: String, serial: Bool = true) -> TestCheckpoint {
         let test = TestIdentity(name: name)
         if serial {
-            TestIdentity.serialCurrent = test
+            serialTestID.store(test.rawValue, ordering: .relaxed)
         }
         return TestCheckpoint(test: test, epoch: ledger.advanceEpoch(), findingIndex: findingStore.count, isSerial: serial)
     }
@@ -32,8 +34,9 @@ extension DiagnosticsEngine {
             }
             findings.append(latest(finding))
         }
-        if checkpoint.isSerial, TestIdentity.serialCurrent == checkpoint.test {
-            TestIdentity.serialCurrent = .none
+        if checkpoint.isSerial {
+            // Only if no later serial test has taken its place.
+            _ = serialTestID.compareExchange(expected: checkpoint.test.rawValue, desired: 0, ordering: .relaxed)
         }
         let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
         let record = TestRecord(
@@ -54,6 +57,26 @@ extension DiagnosticsEngine {
             thread.name = "ReactiveDiagnostics settle"
             thread.start()
         }
+    }
+
+    /// The serial runner's test in progress (see ``beginTest(named:serial:)``), or
+    /// ``TestIdentity/none``.
+    public var serialTest: TestIdentity {
+        TestIdentity(rawValue: serialTestID.load(ordering: .relaxed))
+    }
+
+    /// The test the caller is working for: the ``TestIdentity/contextual`` one (a thread-local
+    /// set around the library's deliveries and scheduled actions, else the task-local one
+    /// bound by the Swift Testing trait), else this engine's ``serialTest``; or
+    /// ``TestIdentity/none``. Resources and findings are attributed with it.
+    ///
+    /// ```swift
+    /// let checkpoint = engine.beginTest(named: "FeedTests.testRefresh()")
+    /// assert(engine.currentTest() == checkpoint.test)   // on any thread without a test of its own
+    /// ```
+    public func currentTest() -> TestIdentity {
+        let contextual = TestIdentity.contextual
+        return contextual.isKnown ? contextual : serialTest
     }
 
     /// Resources the test allocated that are still alive.

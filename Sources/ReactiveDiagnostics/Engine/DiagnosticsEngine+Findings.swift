@@ -21,7 +21,7 @@ extension DiagnosticsEngine {
             eventStack = .none
         }
         let thread = ThreadInfo.current
-        let test = draft.test.isKnown ? draft.test : TestIdentity.resolve()
+        let test = draft.test.isKnown ? draft.test : currentTest()
         let time = elapsed
         let finding = findingStore.append { id in
             Finding(

@@ -54,6 +54,9 @@ public final class DiagnosticsEngine: Sendable {
     let tests = LockedValue(TestLog())
     let fingerprints = LockedValue([FingerprintKey: String]())
     let journal = LockedValue<CrashJournal?>(nil)
+    /// The test of a serial runner (XCTest) in progress, as a raw ``TestIdentity``; 0 for none.
+    /// Per engine, so that a private engine's serial test never claims another engine's work.
+    let serialTestID = Atomic<UInt32>(0)
 
     /// Creates an engine.
     public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
@@ -192,7 +195,7 @@ public final class DiagnosticsEngine: Sendable {
     /// engine.untrack(token)
     /// ```
     public func track(_ kind: ResourceKind, label: String) -> ResourceToken {
-        ledger.register(kind: kind, label: DiagnosticLabel(label), stack: captureAllocationStack(), test: TestIdentity.resolve())
+        ledger.register(kind: kind, label: DiagnosticLabel(label), stack: captureAllocationStack(), test: currentTest())
     }
 
     /// Ends a resource registered with ``track(_:label:)``.

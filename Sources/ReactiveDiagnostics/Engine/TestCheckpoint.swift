@@ -6,7 +6,7 @@ public struct TestCheckpoint: Sendable, Hashable {
     public let epoch: UInt32
     /// How many findings existed when it started.
     public let findingIndex: Int
-    /// Whether the test owns the process-wide serial test identity (XCTest).
+    /// Whether the test is its engine's serial test (XCTest) while it runs.
     public let isSerial: Bool
 }
 

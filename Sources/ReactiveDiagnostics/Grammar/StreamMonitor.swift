@@ -108,7 +108,7 @@ public final class StreamMonitor: Sendable {
         self.options = options
         let stack = allocationStack ?? engine.captureAllocationStack()
         self.allocationStack = stack
-        let test = test ?? TestIdentity.resolve()
+        let test = test ?? engine.currentTest()
         self.test = test
         token = engine.ledger.register(kind: options.resourceKind, label: label, stack: stack, test: test)
         if !options.expectsSubscription {

@@ -54,7 +54,7 @@ public final class SchedulerProbe: Sendable {
     public func willSchedule(repeating: Bool = false) -> ScheduledAction {
         counters.add(0, 1)
         let stack = engine.captureAllocationStack()
-        let test = TestIdentity.resolve()
+        let test = engine.currentTest()
         let kind: ResourceKind = repeating ? .timer : .scheduledAction
         let token = engine.ledger.register(kind: kind, label: label, stack: stack, test: test)
         if !repeating {

@@ -1,5 +1,4 @@
 import CReactiveDiagnostics
-import Synchronization
 
 /// The test a resource or finding belongs to.
 ///
@@ -9,12 +8,16 @@ import Synchronization
 /// 1. a thread-local set by the library around deliveries and scheduled actions, so work a
 ///    test's stream or scheduler does on another thread stays attributed to that test;
 /// 2. the task-local ``TestIdentity/current`` that the Swift Testing trait binds;
-/// 3. the process-wide serial test that XCTest (one test at a time) sets.
+/// 3. the engine's serial test, which XCTest (one test at a time) sets with
+///    ``DiagnosticsEngine/beginTest(named:serial:)``.
+///
+/// The first two are the ``contextual`` identity; ``DiagnosticsEngine/currentTest()`` adds the
+/// third, and is what the engine and the adapters record.
 ///
 /// ```swift
 /// let test = TestIdentity(name: "LoaderTests.testLoad()")
 /// TestIdentity.$current.withValue(test) {
-///     assert(TestIdentity.resolve() == test)
+///     assert(TestIdentity.contextual == test)
 /// }
 /// ```
 public struct TestIdentity: Hashable, Sendable, CustomStringConvertible {
@@ -25,7 +28,6 @@ public struct TestIdentity: Hashable, Sendable, CustomStringConvertible {
     public static let none = TestIdentity(rawValue: 0)
 
     private static let names = InternTable()
-    private static let serial = Atomic<UInt32>(0)
 
     /// The task-local test, bound by the Swift Testing trait.
     @TaskLocal public static var current: TestIdentity?
@@ -50,22 +52,15 @@ public struct TestIdentity: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { name ?? "(no test)" }
 
-    /// The test the caller is working for, or ``none``.
-    public static func resolve() -> TestIdentity {
+    /// The test the calling thread or task is working for (the thread-local test, else the
+    /// task-local ``current``), or ``none``. An engine's serial test is not consulted: ask the
+    /// engine, ``DiagnosticsEngine/currentTest()``, for that.
+    public static var contextual: TestIdentity {
         let threadLocal = rdiag_current_test_get()
         if threadLocal != 0 {
             return TestIdentity(rawValue: threadLocal)
         }
-        if let task = current {
-            return task
-        }
-        return TestIdentity(rawValue: serial.load(ordering: .relaxed))
-    }
-
-    /// The process-wide test for serial runners (XCTest); ``none`` clears it.
-    public static var serialCurrent: TestIdentity {
-        get { TestIdentity(rawValue: serial.load(ordering: .relaxed)) }
-        set { serial.store(newValue.rawValue, ordering: .relaxed) }
+        return current ?? .none
     }
 
     /// Runs `body` with `test` as the calling thread's test, restoring the previous one.

@@ -18,7 +18,7 @@ enum TestCaseDiagnostics {
 
     private static let running = LockedValue<[ObjectIdentifier: Entry]>([:])
 
-    /// Starts `testCase`: a checkpoint, and the process-wide serial test identity (XCTest runs
+    /// Starts `testCase`: a checkpoint, and the engine's serial test identity (XCTest runs
     /// one test at a time in a process).
     static func begin(_ testCase: XCTestCase, engine: DiagnosticsEngine, options: TestOptions, fallback: SourceLine?) {
         let checkpoint = engine.beginTest(named: testName(of: testCase), serial: true)

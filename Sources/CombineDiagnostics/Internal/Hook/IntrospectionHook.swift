@@ -62,7 +62,7 @@ final class IntrospectionHook: _Introspection, Sendable {
         thread.pointee.subscribes.append(.init(key: key, skipped: false))
         let stack = engine.captureAllocationStack()
         let object = WeakObject.of(subscriber, isClass: subscriberInfo.isClass)
-        if table.announce(key, info: info, stack: stack, test: TestIdentity.resolve(), subscriber: object) {
+        if table.announce(key, info: info, stack: stack, test: engine.currentTest(), subscriber: object) {
             sweep()
         }
     }

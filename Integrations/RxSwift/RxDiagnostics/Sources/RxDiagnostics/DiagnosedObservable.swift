@@ -52,7 +52,7 @@ public struct DiagnosedObservable<Source: ObservableType>: ObservableType {
         self.label = DiagnosticLabel(label)
         self.contract = contract
         self.engine = engine
-        assemblyTest = TestIdentity.resolve()
+        assemblyTest = engine.currentTest()
     }
 
     /// Subscribes `observer` through a checking sink; the sink is also the disposable

@@ -13,7 +13,7 @@ enum StreamMonitoring {
     static func makeMonitor(
         engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, fallbackTest: TestIdentity
     ) -> StreamMonitor {
-        if fallbackTest.isKnown, !TestIdentity.resolve().isKnown {
+        if fallbackTest.isKnown, !engine.currentTest().isKnown {
             return TestIdentity.withThreadTest(fallbackTest) {
                 engine.makeStreamMonitor(label: label, contract: contract, options: options)
             }
