@@ -103,7 +103,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "reactive-diag-benchmark",
-            dependencies: ["ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool"] + openCombine,
+            dependencies: [
+                "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ] + openCombine,
             path: "Tools/Benchmarks",
             swiftSettings: swiftSettings
         ),

@@ -2,8 +2,11 @@ import CombineDiagnostics
 import Foundation
 
 /// One case in a tight loop, for `perf` or `valgrind --tool=callgrind`:
-/// `reactive-diag-benchmark --profile subscribeCancel` (or `scheduler`, `events`).
+/// `reactive-diag-benchmark --profile subscribeCancel` (or another of ``cases``).
 enum Profiling {
+    /// The cases `--profile` knows.
+    static let cases = ["subscribeCancel", "subscribeCancelOnce", "subscribeCancelPlain", "subscribeCancelStacks", "scheduler"]
+
     static func run(_ name: String) {
         switch name {
         case "subscribeCancel":
@@ -23,7 +26,7 @@ enum Profiling {
             blackHole(SchedulerBenchmarks.scheduleAndRun(500_000, on: queue.diagnosed("p", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))))
             blackHole(engine)
         default:
-            FileHandle.standardError.write(Data("unknown profile case \(name)\n".utf8))
+            preconditionFailure("unknown profile case \(name); the command line checks against Profiling.cases")
         }
     }
 }
