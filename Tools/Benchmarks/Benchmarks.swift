@@ -39,7 +39,7 @@ struct Benchmarks: ParsableCommand {
     var json = ".build/benchmarks/results.json"
 
     @Option(help: ArgumentHelp(
-        "Only the suite named (capture, ledger, memory, combine, scheduler, report), or only the results whose name starts with a dotted prefix (combine.send).",
+        "Only the suite named (\(Benchmarks.suites.map(\.name).joined(separator: ", "))), or only the results whose name starts with a dotted prefix (combine.send).",
         valueName: "prefix"))
     var only: String?
 
@@ -47,15 +47,15 @@ struct Benchmarks: ParsableCommand {
     var strict = false
 
     @Option(help: ArgumentHelp(
-        "Run one case in a loop for a profiler instead: \(Profiling.cases.joined(separator: ", ")).", valueName: "case"))
+        "Run one case in a loop for a profiler instead: \(Profiling.names.joined(separator: ", ")).", valueName: "case"))
     var profile: String?
 
     func validate() throws {
         if let repetitions, repetitions < 1 {
             throw ValidationError("--repetitions must be at least 1, not \(repetitions)")
         }
-        if let profile, !Profiling.cases.contains(profile) {
-            throw ValidationError("unknown --profile case '\(profile)'; one of: \(Profiling.cases.joined(separator: ", "))")
+        if let profile, !Profiling.names.contains(profile) {
+            throw ValidationError("unknown --profile case '\(profile)'; one of: \(Profiling.names.joined(separator: ", "))")
         }
         if let only, Self.suites.allSatisfy({ !Self.selects(only, suite: $0.name) }) {
             throw ValidationError("--only '\(only)' matches no suite; the suites are \(Self.suites.map(\.name).joined(separator: ", "))")
