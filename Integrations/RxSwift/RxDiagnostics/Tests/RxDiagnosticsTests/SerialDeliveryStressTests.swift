@@ -92,7 +92,7 @@ extension RxIntegrationTests {
                 subscription.dispose()
             }
             #expect(received.value == 4_000)
-            expectClean(engine, outcome, subscriptions: 2)
+            expectClean(engine, outcome, subscriptions: 3)
         }
     }
 }
