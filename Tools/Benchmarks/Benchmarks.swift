@@ -50,9 +50,15 @@ struct Benchmarks: ParsableCommand {
         "Run one case in a loop for a profiler instead: \(Profiling.names.joined(separator: ", ")).", valueName: "case"))
     var profile: String?
 
+    @Option(help: ArgumentHelp("With --profile: how many operations (each case has its default).", valueName: "n"))
+    var operations: Int?
+
     func validate() throws {
         if let repetitions, repetitions < 1 {
             throw ValidationError("--repetitions must be at least 1, not \(repetitions)")
+        }
+        if let operations, operations < 0 {
+            throw ValidationError("--operations must not be negative, not \(operations)")
         }
         if let profile, !Profiling.names.contains(profile) {
             throw ValidationError("unknown --profile case '\(profile)'; one of: \(Profiling.names.joined(separator: ", "))")
@@ -70,7 +76,7 @@ struct Benchmarks: ParsableCommand {
 
     func run() throws {
         if let profile {
-            Profiling.run(profile)
+            Profiling.run(profile, operations: operations)
             return
         }
         let context = BenchmarkContext(quick: quick, repetitions: repetitions ?? (quick ? 3 : 7))

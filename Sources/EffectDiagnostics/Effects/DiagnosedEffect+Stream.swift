@@ -44,7 +44,7 @@ extension DiagnosedEffect {
                 options: .init(tracksDemand: false, expectsSubscription: false, resourceKind: .callback))
             : nil
         let cancellation = CancellationFlag()
-        let emitter = EffectEmitter(monitor: monitor, cancellation: cancellation, downstream: send)
+        let emitter = EffectEmitter(monitor: monitor, engine: engine, cancellation: cancellation, downstream: send)
         start(emitter)
         return EffectRun(label: label) {
             cancellation.cancel()

@@ -19,11 +19,16 @@ import ReactiveDiagnostics
 /// ```
 public final class EffectEmitter<Action>: Sendable {
     private let monitor: StreamMonitor?
+    private let engine: DiagnosticsEngine
     private let cancellation: CancellationFlag
     private let downstream: @Sendable (Action) -> Void
 
-    init(monitor: StreamMonitor?, cancellation: CancellationFlag, downstream: @escaping @Sendable (Action) -> Void) {
+    init(
+        monitor: StreamMonitor?, engine: DiagnosticsEngine, cancellation: CancellationFlag,
+        downstream: @escaping @Sendable (Action) -> Void
+    ) {
         self.monitor = monitor
+        self.engine = engine
         self.cancellation = cancellation
         self.downstream = downstream
     }
@@ -31,7 +36,7 @@ public final class EffectEmitter<Action>: Sendable {
     deinit {
         // Released while still running: the effect can never finish now.
         guard let monitor, monitor.state == .active else { return }
-        TrackedResource(monitor: monitor).reportReleased(
+        TrackedResource(monitor: monitor, engine: engine).reportReleased(
             "effect '\(monitor.label.name)' was released without finishing: it sent \(monitor.valuesDelivered) action(s) and can never finish now")
         monitor.cancelled(checkPremature: false)
     }

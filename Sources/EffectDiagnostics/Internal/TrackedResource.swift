@@ -24,10 +24,10 @@ struct TrackedResource: Sendable {
         return TrackedResource(engine: engine, kind: kind, label: label, token: token, allocationStack: stack, test: test)
     }
 
-    /// The resource of a stream monitor this module made (long-lived effects).
-    init(monitor: StreamMonitor) {
+    /// The resource of a stream monitor `engine` made (long-lived effects).
+    init(monitor: StreamMonitor, engine: DiagnosticsEngine) {
         self.init(
-            engine: monitor.engine, kind: monitor.options.resourceKind, label: monitor.label, token: monitor.token,
+            engine: engine, kind: monitor.options.resourceKind, label: monitor.label, token: monitor.token,
             allocationStack: monitor.allocationStack, test: monitor.test)
     }
 

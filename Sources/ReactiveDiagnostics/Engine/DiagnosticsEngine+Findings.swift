@@ -5,11 +5,21 @@ extension DiagnosticsEngine {
     /// thread, attributes it to a test, and notifies observers (outside every lock).
     ///
     /// Under the ``FindingPolicy/trap`` policy an unsuppressed finding writes the report and
-    /// stops the process with `fatalError`, for a debugger to catch.
+    /// stops the process with `fatalError`, for a debugger to catch. (Monitors and probes record
+    /// through ``report(_:)`` instead, and trap once they are done with the event.)
     ///
     /// - Returns: The finding, or `nil` when the in-memory limit was reached.
     @discardableResult
     public func record(_ draft: FindingDraft) -> Finding? {
+        let (finding, traps) = recordFinding(draft)
+        if let finding, traps {
+            trap(finding)
+        }
+        return finding
+    }
+
+    /// Records a finding without ever trapping; says whether its policy is ``FindingPolicy/trap``.
+    func recordFinding(_ draft: FindingDraft) -> (Finding?, traps: Bool) {
         let severity = draft.severity ?? draft.kind.defaultSeverity
         let policy = configuration.policies.policy(for: draft.kind, severity: severity)
         let eventStack: StackID
@@ -31,18 +41,22 @@ extension DiagnosticsEngine {
                 time: time, details: draft.details, policy: policy,
                 suppressedBy: policy == .ignore ? "policy:ignore" : nil)
         }
-        if let finding, policy == .trap, applySuppressions(to: finding) == nil {
-            let text = describe(finding)
-            StandardError.write("ReactiveDiagnostics: trapping on finding (policy trap):\n\(text)\n")
-            _ = try? writeReport()
-            fatalError("ReactiveDiagnostics: \(finding.kind): \(finding.message)")
-        }
-        return finding
+        return (finding, policy == .trap)
+    }
+
+    /// Writes the report and stops the process on a finding under the trap policy, unless a
+    /// suppression matches it.
+    func trap(_ finding: Finding) {
+        guard applySuppressions(to: finding) == nil else { return }
+        let text = describe(finding)
+        StandardError.write("ReactiveDiagnostics: trapping on finding (policy trap):\n\(text)\n")
+        _ = try? writeReport()
+        fatalError("ReactiveDiagnostics: \(finding.kind): \(finding.message)")
     }
 
     /// Adds the other side of a concurrent delivery to a recorded finding: the stack and
     /// thread of the delivery that was in progress.
-    func attachRelatedStack(_ stack: StackID, thread: ThreadInfo, toFinding id: Int) {
+    public func attachRelatedStack(_ stack: StackID, thread: ThreadInfo, toFinding id: Int) {
         findingStore.update(id) { finding in
             finding.relatedStack = stack
             finding.otherThread = thread

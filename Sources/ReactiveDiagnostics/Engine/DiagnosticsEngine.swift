@@ -156,8 +156,9 @@ public final class DiagnosticsEngine: Sendable {
         StackCapture.capture(depth: depth, into: stacks)
     }
 
+    /// Captures the caller's stack as an offending event's stack, if event stacks are on.
     @inline(never)
-    func captureEventStack() -> StackID {
+    public func captureEventStack() -> StackID {
         guard hotEventStacks.load(ordering: .relaxed) else { return .none }
         let depth = hotStackDepth.load(ordering: .relaxed)
         return StackCapture.capture(depth: depth > 0 ? depth : StackCapture.defaultDepth, into: stacks)
@@ -181,7 +182,7 @@ public final class DiagnosticsEngine: Sendable {
         allocationStack: StackID? = nil, test: TestIdentity? = nil
     ) -> StreamMonitor {
         StreamMonitor(
-            engine: self, label: label, contract: contract, options: options, allocationStack: allocationStack,
+            recorder: self, label: label, contract: contract, options: options, allocationStack: allocationStack,
             test: test)
     }
 
@@ -190,7 +191,7 @@ public final class DiagnosticsEngine: Sendable {
         label: String, expectation: ThreadExpectation? = nil, longActionThreshold: Duration? = nil
     ) -> SchedulerProbe {
         let probe = SchedulerProbe(
-            engine: self, label: DiagnosticLabel(label), expectation: expectation,
+            recorder: self, label: DiagnosticLabel(label), expectation: expectation,
             longActionThreshold: longActionThreshold ?? configuration.longActionThreshold)
         probes.withLock { $0.append(probe) }
         return probe

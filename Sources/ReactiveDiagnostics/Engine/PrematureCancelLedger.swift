@@ -46,12 +46,11 @@ extension DiagnosticsEngine {
     static let prematureCancelStackDepth = 24
 
     /// Called by a monitor cancelled before any value: remembers the cancel's stack.
-    func notePossiblePrematureCancel(of monitor: StreamMonitor) {
-        guard monitor.allocationStack.isCaptured else { return }
+    func notePossiblePrematureCancel(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]) {
+        guard allocationStack.isCaptured else { return }
         let stack = StackCapture.capture(depth: Self.prematureCancelStackDepth, into: stacks)
         premature.note(.init(
-            label: monitor.label, allocationStack: monitor.allocationStack, cancelStack: stack, test: monitor.test,
-            markers: monitor.options.prematureCancellationMarkers))
+            label: label, allocationStack: allocationStack, cancelStack: stack, test: test, markers: markers))
     }
 
     /// Turns remembered cancels into findings when their stack shows a cancellable released in

@@ -50,7 +50,7 @@ struct SerialDelivery: ~Copyable {
 
     /// A delivery found `other` delivering: counts the collision (which ends probing) and asks
     /// `other` for its side. Returns whether the request was made; then the caller hands its
-    /// finding to ``post(finding:engine:)``. Only one request is in flight per stream.
+    /// finding to ``post(finding:recorder:)``. Only one request is in flight per stream.
     func collided(with other: UInt64) -> Bool {
         collisions.wrappingAdd(1, ordering: .relaxed)
         return wanted.compareExchange(expected: 0, desired: other, ordering: .acquiringAndReleasing).exchanged
@@ -58,10 +58,10 @@ struct SerialDelivery: ~Copyable {
 
     /// The colliding delivery recorded its finding (`nil`: none was kept): attaches the owner's
     /// side if it is already there, else leaves the finding for the owner to complete.
-    func post(finding id: Int?, engine: DiagnosticsEngine) {
+    func post(finding id: Int?, recorder: any DiagnosticsRecorder) {
         if let side = peerHandoff().post(finding: id) {
             if let id {
-                engine.attachRelatedStack(side.stack, thread: side.thread, toFinding: id)
+                recorder.attachRelatedStack(side.stack, thread: side.thread, toFinding: id)
             }
             wanted.store(0, ordering: .releasing)
         }
@@ -70,13 +70,13 @@ struct SerialDelivery: ~Copyable {
     /// Ends the owner's delivery: probes a thread hop after a value, answers a request for
     /// its side, then lets the next delivery claim the stream.
     @inline(__always)
-    func release(afterValue: Bool, engine: DiagnosticsEngine) {
+    func release(afterValue: Bool, recorder: any DiagnosticsRecorder) {
         let me = currentThreadToken()
         if lastThread.load(ordering: .relaxed) != me {
-            threadChanged(me, afterValue: afterValue, engine: engine)
+            threadChanged(me, afterValue: afterValue, recorder: recorder)
         }
         if wanted.load(ordering: .relaxed) == me {
-            answer(me, engine: engine)
+            answer(me, recorder: recorder)
         }
         owner.store(0, ordering: .releasing)
     }
@@ -84,7 +84,7 @@ struct SerialDelivery: ~Copyable {
     // MARK: Slow paths
 
     @inline(never)
-    private func threadChanged(_ me: UInt64, afterValue: Bool, engine: DiagnosticsEngine) {
+    private func threadChanged(_ me: UInt64, afterValue: Bool, recorder: any DiagnosticsRecorder) {
         let previous = lastThread.exchange(me, ordering: .relaxed)
         guard afterValue, previous != 0, previous != me else { return }
         let seen = collisions.load(ordering: .relaxed)
@@ -92,27 +92,27 @@ struct SerialDelivery: ~Copyable {
         guard seen == 0, left > 0 else { return }
         // Only the owner gets here: a plain store is enough.
         probesLeft.store(left - 1, ordering: .relaxed)
-        let index = Int(engine.hopProbes.probesPerStream) - Int(left)
-        guard let window = engine.hopProbes.take(probe: max(0, index)) else { return }
+        let index = recorder.hopProbesPerStream - Int(left)
+        guard let window = recorder.hopProbeWindow(probe: max(0, index)) else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         var waited: Int64 = 0
         while collisions.load(ordering: .relaxed) == seen, waited < window {
             sched_yield()
             waited = Int64(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds &- start)
         }
-        engine.hopProbes.finish(window: window, spent: waited)
+        recorder.hopProbeEnded(window: window, waited: waited)
     }
 
     /// The owner's side, given once per request.
     @inline(never)
-    private func answer(_ me: UInt64, engine: DiagnosticsEngine) {
+    private func answer(_ me: UInt64, recorder: any DiagnosticsRecorder) {
         guard wanted.compareExchange(
             expected: me, desired: me | Self.answeredBit, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        let side = PeerHandoff.Side(stack: engine.captureEventStack(), thread: .current)
+        let side = PeerHandoff.Side(stack: recorder.captureEventStack(), thread: .current)
         if let finding = peerHandoff().park(side) {
             if let id = finding {
-                engine.attachRelatedStack(side.stack, thread: side.thread, toFinding: id)
+                recorder.attachRelatedStack(side.stack, thread: side.thread, toFinding: id)
             }
             wanted.store(0, ordering: .releasing)
         }

@@ -26,6 +26,11 @@ import Synchronization
 /// The hot path (a value) is one compare-and-swap to claim delivery, a few relaxed loads
 /// and stores, and, for bounded demand, one atomic decrement. Findings (rare) capture the
 /// offending stack and take the findings lock.
+///
+/// A monitor depends on its ``DiagnosticsRecorder`` only (the engine, for adapters): it
+/// registers its resource there, reports finding drafts, and asks for the current test. Under
+/// the ``FindingPolicy/trap`` policy it traps after its bookkeeping of the offending event is
+/// done, never from inside the recorder's call.
 public final class StreamMonitor: Sendable {
     /// What the monitor checks and how it appears in the ledger.
     public struct Options: Sendable {
@@ -76,8 +81,8 @@ public final class StreamMonitor: Sendable {
         fileprivate let previousTest: UInt32
     }
 
-    /// The engine findings go to.
-    public let engine: DiagnosticsEngine
+    /// Where the resource is registered and findings go (the engine, unless a test gave its own).
+    public let recorder: any DiagnosticsRecorder
     /// The stream's label.
     public let label: DiagnosticLabel
     /// The declared contract, if any.
@@ -97,20 +102,26 @@ public final class StreamMonitor: Sendable {
     private let registered = Atomic<Bool>(true)
     private let serial: SerialDelivery
 
-    init(
-        engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, options: Options,
-        allocationStack: StackID? = nil, test: TestIdentity? = nil
+    /// Creates a monitor for one new subscription and registers it with `recorder` as live.
+    /// Adapters use ``DiagnosticsEngine/makeStreamMonitor(label:contract:options:allocationStack:test:)``.
+    ///
+    /// - Parameters:
+    ///   - allocationStack: Where the subscription was made; `nil` lets the recorder capture
+    ///     the caller's stack now.
+    ///   - test: The test it belongs to; `nil` asks the recorder for the current one.
+    public init(
+        recorder: any DiagnosticsRecorder, label: DiagnosticLabel, contract: StreamContract? = nil,
+        options: Options = Options(), allocationStack: StackID? = nil, test: TestIdentity? = nil
     ) {
-        self.engine = engine
+        self.recorder = recorder
         self.label = label
         self.contract = contract
         self.options = options
-        serial = SerialDelivery(probes: engine.hopProbes.probesPerStream)
-        let stack = allocationStack ?? engine.captureAllocationStack()
-        self.allocationStack = stack
-        let test = test ?? engine.currentTest()
-        self.test = test
-        token = engine.ledger.register(kind: options.resourceKind, label: label, stack: stack, test: test)
+        serial = SerialDelivery(probes: UInt8(clamping: recorder.hopProbesPerStream))
+        let resource = recorder.register(options.resourceKind, label: label, stack: allocationStack, test: test)
+        self.allocationStack = resource.stack
+        self.test = resource.test
+        token = resource.token
         if !options.expectsSubscription {
             phase.store(State.active.rawValue, ordering: .relaxed)
             demand.store(Int.max, ordering: .relaxed)
@@ -126,7 +137,7 @@ public final class StreamMonitor: Sendable {
     @inline(__always)
     private func unregister() {
         if registered.exchange(false, ordering: .relaxed) {
-            engine.ledger.unregister(token)
+            recorder.unregister(token)
         }
     }
 
@@ -160,9 +171,11 @@ public final class StreamMonitor: Sendable {
             expected: State.awaitingSubscription.rawValue, desired: State.active.rawValue, ordering: .acquiringAndReleasing)
         if !exchanged {
             let state = State(rawValue: original) ?? .active
+            var trap = PendingTrap()
             report(.duplicateSubscription,
                    "\(name) received a second subscription when it already had one (state: \(state)); the subscriber must cancel the second (Reactive Streams 2.5)",
-                   details: ["state": "\(state)"])
+                   details: ["state": "\(state)"], &trap)
+            trap.fire(recorder)
         }
     }
 
@@ -170,13 +183,17 @@ public final class StreamMonitor: Sendable {
     public func requested(_ more: StreamDemand) {
         let current = State(rawValue: phase.load(ordering: .relaxed)) ?? .active
         if case .max(let count) = more, count <= 0 {
+            var trap = PendingTrap()
             report(.invalidDemand, "\(name) was asked for \(count) values; a request must be positive (Reactive Streams 3.9)",
-                   details: ["demand": "\(count)"])
+                   details: ["demand": "\(count)"], &trap)
+            trap.fire(recorder)
             return
         }
         if current.isTerminal {
+            var trap = PendingTrap()
             report(.requestAfterTermination, "\(name) was asked for \(more) after it \(Self.describe(current))",
-                   details: ["demand": "\(more)"])
+                   details: ["demand": "\(more)"], &trap)
+            trap.fire(recorder)
             return
         }
         guard options.tracksDemand else { return }
@@ -202,12 +219,28 @@ public final class StreamMonitor: Sendable {
     /// and the contract; records findings for violations; never blocks.
     @inline(__always)
     public func willDeliverValue() -> Delivery {
-        let claim = claimDelivery(event: "a value")
+        let me = currentThreadToken()
+        let other = serial.claim(me)
+        // The common case, with nothing to report: claimed, active, no contract, demand left.
+        if other == 0, contract == nil, phase.load(ordering: .relaxed) == State.active.rawValue,
+           !options.tracksDemand || takeDemand() {
+            values.store(values.load(ordering: .relaxed) + 1, ordering: .relaxed)
+            return Delivery(claim: .owner, previousTest: enterTest())
+        }
+        return willDeliverValueChecked(me: me, other: other)
+    }
+
+    /// ``willDeliverValue()`` when something may be reported: a collision, a stream that is
+    /// not active, no demand left, or a contract to check.
+    @inline(never)
+    private func willDeliverValueChecked(me: UInt64, other: UInt64) -> Delivery {
+        var trap = PendingTrap()
+        let claim = claimResult(me: me, other: other, event: "a value", &trap)
         let current = State(rawValue: phase.load(ordering: .relaxed)) ?? .active
         if current != .active {
-            reportValueOutsideActive(current)
+            reportValueOutsideActive(current, &trap)
         } else if options.tracksDemand {
-            consumeDemand()
+            consumeDemand(&trap)
         }
         let count: Int
         if claim == .concurrent {
@@ -217,9 +250,11 @@ public final class StreamMonitor: Sendable {
             values.store(count, ordering: .relaxed)
         }
         if let contract {
-            checkValue(count: count, contract: contract)
+            checkValue(count: count, contract: contract, &trap)
         }
-        return Delivery(claim: claim, previousTest: enterTest())
+        let delivery = Delivery(claim: claim, previousTest: enterTest())
+        trap.fire(recorder)
+        return delivery
     }
 
     /// The downstream returned from a value; `additionalDemand` is what it asked for in return.
@@ -233,14 +268,30 @@ public final class StreamMonitor: Sendable {
         release(delivery, afterValue: true)
     }
 
+    /// Takes one from the outstanding demand; `false` (taking nothing) when none is left.
     @inline(__always)
-    private func consumeDemand() {
+    private func takeDemand() -> Bool {
+        var current = demand.load(ordering: .relaxed)
+        while current != Int.max {
+            if current <= 0 {
+                return false
+            }
+            let (exchanged, original) = demand.weakCompareExchange(
+                expected: current, desired: current - 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return true
+    }
+
+    @inline(__always)
+    private func consumeDemand(_ trap: inout PendingTrap) {
         var current = demand.load(ordering: .relaxed)
         while current != Int.max {
             if current <= 0 {
                 report(.demandExceeded,
                        "\(name) delivered a value nobody requested (value \(values.load(ordering: .relaxed) + 1)); publishers must not exceed demand (Reactive Streams 1.1)",
-                       details: ["outstandingDemand": "\(current)"])
+                       details: ["outstandingDemand": "\(current)"], &trap)
                 return
             }
             let (exchanged, original) = demand.weakCompareExchange(
@@ -250,31 +301,32 @@ public final class StreamMonitor: Sendable {
         }
     }
 
-    private func reportValueOutsideActive(_ state: State) {
+    private func reportValueOutsideActive(_ state: State, _ trap: inout PendingTrap) {
         switch state {
         case .awaitingSubscription:
-            report(.eventBeforeSubscription, "\(name) delivered a value before its subscription (Reactive Streams 1.9)")
+            report(.eventBeforeSubscription, "\(name) delivered a value before its subscription (Reactive Streams 1.9)", &trap)
         case .finished, .failed:
             report(.valueAfterTermination,
                    "\(name) delivered a value after it \(Self.describe(state)); the grammar is next* (finished | failure)",
-                   details: ["state": "\(state)"])
+                   details: ["state": "\(state)"], &trap)
         case .cancelled:
             report(.valueAfterCancel,
-                   "\(name) delivered a value after it was cancelled (legal while in flight, Reactive Streams 1.8)")
+                   "\(name) delivered a value after it was cancelled (legal while in flight, Reactive Streams 1.8)", &trap)
         case .active:
             break
         }
     }
 
-    private func checkValue(count: Int, contract: StreamContract) {
+    private func checkValue(count: Int, contract: StreamContract, _ trap: inout PendingTrap) {
         if let range = contract.values, count > range.upperBound {
             report(.contractViolation,
                    "\(name) delivered value \(count) but its contract allows at most \(range.upperBound)",
-                   details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description])
+                   details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description],
+                   &trap)
         }
         if let delivery = contract.delivery, !delivery.isSatisfied() {
             report(.wrongThread, "\(name) delivered a value off the \(delivery)",
-                   details: ["expected": delivery.description, "event": "value"])
+                   details: ["expected": delivery.description, "event": "value"], &trap)
         }
     }
 
@@ -284,7 +336,8 @@ public final class StreamMonitor: Sendable {
     ///
     /// - Parameter failure: A description of the error, or `nil` for normal completion.
     public func willTerminate(failure: String?) -> Delivery {
-        let claim = claimDelivery(event: failure == nil ? "completion" : "a failure")
+        var trap = PendingTrap()
+        let claim = claimDelivery(event: failure == nil ? "completion" : "a failure", &trap)
         let target: State = failure == nil ? .finished : .failed
         var current = phase.load(ordering: .relaxed)
         while true {
@@ -292,7 +345,7 @@ public final class StreamMonitor: Sendable {
             if state.isTerminal {
                 report(.duplicateTermination,
                        "\(name) \(failure == nil ? "finished" : "failed") again after it \(Self.describe(state)); at most one terminal event is allowed",
-                       details: ["state": "\(state)", "event": "\(target)"])
+                       details: ["state": "\(state)", "event": "\(target)"], &trap)
                 break
             }
             if state == .cancelled {
@@ -307,15 +360,17 @@ public final class StreamMonitor: Sendable {
             }
             if state == .awaitingSubscription {
                 report(.eventBeforeSubscription,
-                       "\(name) \(failure == nil ? "finished" : "failed") before its subscription (Reactive Streams 1.9)")
+                       "\(name) \(failure == nil ? "finished" : "failed") before its subscription (Reactive Streams 1.9)", &trap)
             }
             unregister()
             if let contract {
-                checkTermination(target, failure: failure, contract: contract)
+                checkTermination(target, failure: failure, contract: contract, &trap)
             }
             break
         }
-        return Delivery(claim: claim, previousTest: enterTest())
+        let delivery = Delivery(claim: claim, previousTest: enterTest())
+        trap.fire(recorder)
+        return delivery
     }
 
     /// The downstream returned from the terminal event.
@@ -323,24 +378,27 @@ public final class StreamMonitor: Sendable {
         release(delivery, afterValue: false)
     }
 
-    private func checkTermination(_ state: State, failure: String?, contract: StreamContract) {
+    private func checkTermination(_ state: State, failure: String?, contract: StreamContract, _ trap: inout PendingTrap) {
         let count = values.load(ordering: .relaxed)
         if contract.termination == .forbidden {
             report(.contractViolation, "\(name) \(state == .failed ? "failed" : "finished") but its contract says it must not terminate",
-                   details: ["rule": "termination", "expected": "never terminates", "actual": "\(state)", "contract": contract.description])
+                   details: ["rule": "termination", "expected": "never terminates", "actual": "\(state)", "contract": contract.description],
+                   &trap)
         }
         if state == .failed, !contract.allowsFailure {
             report(.contractViolation, "\(name) failed (\(failure ?? "error")) but its contract does not allow failure",
-                   details: ["rule": "failure", "expected": "no failure", "actual": failure ?? "failure", "contract": contract.description])
+                   details: ["rule": "failure", "expected": "no failure", "actual": failure ?? "failure", "contract": contract.description],
+                   &trap)
         }
         if state == .finished, let range = contract.values, count < range.lowerBound {
             report(.contractViolation,
                    "\(name) finished after \(count) value(s) but its contract requires at least \(range.lowerBound)",
-                   details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description])
+                   details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description],
+                   &trap)
         }
         if let delivery = contract.delivery, !delivery.isSatisfied() {
             report(.wrongThread, "\(name) delivered its \(state == .failed ? "failure" : "completion") off the \(delivery)",
-                   details: ["expected": delivery.description, "event": "\(state)"])
+                   details: ["expected": delivery.description, "event": "\(state)"], &trap)
         }
     }
 
@@ -359,40 +417,47 @@ public final class StreamMonitor: Sendable {
             current = original
         }
         unregister()
-        if checkPremature, !options.prematureCancellationMarkers.isEmpty, values.load(ordering: .relaxed) == 0 {
-            engine.notePossiblePrematureCancel(of: self)
+        if checkPremature, allocationStack.isCaptured, !options.prematureCancellationMarkers.isEmpty,
+           values.load(ordering: .relaxed) == 0 {
+            recorder.noteCancelBeforeAnyValue(
+                label: label, allocationStack: allocationStack, test: test, markers: options.prematureCancellationMarkers)
         }
     }
 
     // MARK: Serial delivery
 
     @inline(__always)
-    private func claimDelivery(event: String) -> Delivery.Claim {
+    private func claimDelivery(event: String, _ trap: inout PendingTrap) -> Delivery.Claim {
         let me = currentThreadToken()
-        let other = serial.claim(me)
+        return claimResult(me: me, other: serial.claim(me), event: event, &trap)
+    }
+
+    /// What claiming the stream found: `other` is the thread that already held it (0: none).
+    @inline(__always)
+    private func claimResult(me: UInt64, other: UInt64, event: String, _ trap: inout PendingTrap) -> Delivery.Claim {
         if other == 0 {
             return .owner
         }
         if other == me {
             report(.reentrantDelivery,
                    "\(name) received \(event) while it was still handling a previous one on the same thread (re-entrant delivery)",
-                   details: ["event": event])
+                   details: ["event": event], &trap)
             return .reentrant
         }
-        reportConcurrentDelivery(event: event, other: other)
+        reportConcurrentDelivery(event: event, other: other, &trap)
         return .concurrent
     }
 
     /// The slow path of a collision: ask the delivering thread for its side first, so that it
     /// can give it when its delivery ends, then record the finding (see ``SerialDelivery``).
     @inline(never)
-    private func reportConcurrentDelivery(event: String, other: UInt64) {
+    private func reportConcurrentDelivery(event: String, other: UInt64, _ trap: inout PendingTrap) {
         let requested = serial.collided(with: other)
         let id = report(.concurrentDelivery,
                         "\(name) received \(event) on one thread while another thread was still delivering to it; signals must be serial (Reactive Streams 1.3)",
-                        details: ["event": event], otherThread: .other(id: other))
+                        details: ["event": event], otherThread: .other(id: other), &trap)
         if requested {
-            serial.post(finding: id, engine: engine)
+            serial.post(finding: id, recorder: recorder)
         }
     }
 
@@ -400,7 +465,7 @@ public final class StreamMonitor: Sendable {
     private func release(_ delivery: Delivery, afterValue: Bool) {
         restoreTest(delivery.previousTest)
         guard delivery.claim == .owner else { return }
-        serial.release(afterValue: afterValue, engine: engine)
+        serial.release(afterValue: afterValue, recorder: recorder)
     }
 
     @inline(__always)
@@ -419,13 +484,26 @@ public final class StreamMonitor: Sendable {
 
     // MARK: Findings
 
+    /// Reports a finding to the recorder; a trap it asks for waits in `trap` until the event's
+    /// bookkeeping is done.
     @discardableResult
+    @inline(__always)
     private func report(
-        _ kind: FindingKind, _ message: String, details: [String: String] = [:], otherThread: ThreadInfo? = nil
+        _ kind: FindingKind, _ message: String, details: [String: String] = [:], otherThread: ThreadInfo? = nil,
+        _ trap: inout PendingTrap
     ) -> Int? {
-        engine.record(FindingDraft(
+        let recorded = reportDraft(kind, message, details: details, otherThread: otherThread)
+        trap.note(recorded)
+        return recorded?.id
+    }
+
+    @inline(never)
+    private func reportDraft(
+        _ kind: FindingKind, _ message: String, details: [String: String], otherThread: ThreadInfo?
+    ) -> RecordedFinding? {
+        recorder.report(FindingDraft(
             kind: kind, message: message, label: label.name, resourceKind: options.resourceKind, test: test,
-            allocationStack: allocationStack, otherThread: otherThread, details: details))?.id
+            allocationStack: allocationStack, otherThread: otherThread, details: details))
     }
 
     private static func describe(_ state: State) -> String {
@@ -435,6 +513,28 @@ public final class StreamMonitor: Sendable {
         case .finished: return "finished"
         case .failed: return "failed"
         case .cancelled: return "was cancelled"
+        }
+    }
+}
+
+/// A trap a finding asked for, held until the monitor or probe is done with the event: one
+/// word, so the common path (no finding) keeps it in a register.
+struct PendingTrap {
+    /// The id of the first finding that asked for a trap; -1 for none.
+    private var findingID = -1
+
+    @inline(__always)
+    mutating func note(_ recorded: RecordedFinding?) {
+        if findingID < 0, let recorded, recorded.traps {
+            findingID = recorded.id
+        }
+    }
+
+    /// Traps (through the recorder) if a finding asked for it.
+    @inline(__always)
+    func fire(_ recorder: any DiagnosticsRecorder) {
+        if findingID >= 0 {
+            recorder.trap(RecordedFinding(id: findingID, traps: true))
         }
     }
 }

@@ -10,7 +10,8 @@ public struct ResourceToken: Hashable, Sendable {
         rawValue = UInt64(generation) << 48 | UInt64(index) << 8 | UInt64(shard)
     }
 
-    init(rawValue: UInt64) {
+    /// Wraps a raw value (a ledger's, or a recorder of your own's; see ``DiagnosticsRecorder``).
+    public init(rawValue: UInt64) {
         self.rawValue = rawValue
     }
 

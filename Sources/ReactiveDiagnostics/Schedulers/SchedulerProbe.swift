@@ -20,9 +20,12 @@ import Synchronization
 /// A one-shot action is a live ``ResourceKind/scheduledAction`` until it runs or is
 /// cancelled, so one still pending at its test's end is a ``FindingKind/pendingAction``.
 /// A repeating action is a live ``ResourceKind/timer`` until cancelled.
+///
+/// A probe depends on its ``DiagnosticsRecorder`` only (the engine, for adapters). Under the
+/// ``FindingPolicy/trap`` policy it traps once it is done with the action's bookkeeping.
 public final class SchedulerProbe: Sendable {
-    /// The engine findings go to.
-    public let engine: DiagnosticsEngine
+    /// Where actions are registered and findings go (the engine, unless a test gave its own).
+    public let recorder: any DiagnosticsRecorder
     /// The scheduler's label.
     public let label: DiagnosticLabel
     /// Where actions must run, if anywhere in particular.
@@ -30,7 +33,7 @@ public final class SchedulerProbe: Sendable {
     /// Actions running longer than this are ``FindingKind/longAction``s.
     public let longActionThreshold: Duration
 
-    private let counters = AtomicCounters(count: 6)  // scheduled, executed, cancelled, long, violations, pendingOneShot
+    private let counters = AtomicCounters(count: 7)  // scheduled, executed, cancelled, long, violations, pendingOneShot, activeRepeating
     private let latency = LatencyHistogram()
     private let duration = LatencyHistogram()
     /// Runs per thread: one counter per thread number (see `rdiag_thread_shard`), so counting a
@@ -40,8 +43,14 @@ public final class SchedulerProbe: Sendable {
     static let threadSlots = 64
     private let longThresholdNanos: UInt64
 
-    init(engine: DiagnosticsEngine, label: DiagnosticLabel, expectation: ThreadExpectation?, longActionThreshold: Duration) {
-        self.engine = engine
+    /// Creates a probe that records to `recorder`. Adapters use
+    /// ``DiagnosticsEngine/makeSchedulerProbe(label:expectation:longActionThreshold:)``, which
+    /// also lists the probe in the report.
+    public init(
+        recorder: any DiagnosticsRecorder, label: DiagnosticLabel, expectation: ThreadExpectation? = nil,
+        longActionThreshold: Duration = .milliseconds(250)
+    ) {
+        self.recorder = recorder
         self.label = label
         self.expectation = expectation
         self.longActionThreshold = longActionThreshold
@@ -53,15 +62,10 @@ public final class SchedulerProbe: Sendable {
     /// as live (``ResourceKind/timer`` when `repeating`).
     public func willSchedule(repeating: Bool = false) -> ScheduledAction {
         counters.add(0, 1)
-        let stack = engine.captureAllocationStack()
-        let test = engine.currentTest()
-        let kind: ResourceKind = repeating ? .timer : .scheduledAction
-        let token = engine.ledger.register(kind: kind, label: label, stack: stack, test: test)
-        if !repeating {
-            counters.add(5, 1)
-        }
+        let resource = recorder.register(repeating ? .timer : .scheduledAction, label: label, stack: nil, test: nil)
+        counters.add(repeating ? 6 : 5, 1)
         return ScheduledAction(
-            probe: self, stack: stack, test: test, token: token, isRepeating: repeating,
+            probe: self, stack: resource.stack, test: resource.test, token: resource.token, isRepeating: repeating,
             enqueuedAt: DispatchTime.now().uptimeNanoseconds)
     }
 
@@ -74,15 +78,17 @@ public final class SchedulerProbe: Sendable {
         counters.add(1, 1)
         let onMain = MainQueue.isCurrent
         noteThread(onMain: onMain)
+        var trap = PendingTrap()
         if let expectation, !expectation.isSatisfied() {
             counters.add(4, 1)
-            engine.record(FindingDraft(
+            trap.note(recorder.report(FindingDraft(
                 kind: .wrongThread,
                 message: "scheduler '\(label.name)' ran an action off the \(expectation); it was scheduled from the allocation stack shown",
                 label: label.name, resourceKind: action.isRepeating ? .timer : .scheduledAction, test: action.test,
-                allocationStack: action.stack, details: ["expected": expectation.description, "event": "action"]))
+                allocationStack: action.stack, details: ["expected": expectation.description, "event": "action"])))
         }
         let previous = action.test.isKnown ? TestIdentity.enterThreadTest(action.test) : 0
+        trap.fire(recorder)
         return ActionRun(startedAt: now, previousTest: previous)
     }
 
@@ -93,29 +99,29 @@ public final class SchedulerProbe: Sendable {
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds &- run.startedAt
         duration.record(nanoseconds: elapsed)
+        var trap = PendingTrap()
         if elapsed > longThresholdNanos {
             counters.add(3, 1)
-            engine.record(FindingDraft(
+            trap.note(recorder.report(FindingDraft(
                 kind: .longAction,
                 message: "scheduler '\(label.name)' ran an action for \(Self.milliseconds(elapsed)) ms, longer than the \(Self.milliseconds(longThresholdNanos)) ms threshold: it blocked the queue",
                 label: label.name, resourceKind: action.isRepeating ? .timer : .scheduledAction, test: action.test,
                 allocationStack: action.stack,
-                details: ["durationNanos": "\(elapsed)", "thresholdNanos": "\(longThresholdNanos)"]))
+                details: ["durationNanos": "\(elapsed)", "thresholdNanos": "\(longThresholdNanos)"])))
         }
         if !action.isRepeating, action.finish() {
             counters.add(5, -1)
-            engine.ledger.unregister(action.token)
+            recorder.unregister(action.token)
         }
+        trap.fire(recorder)
     }
 
     /// The action (or repeating action) was cancelled.
     public func didCancel(_ action: ScheduledAction) {
         guard action.finish() else { return }
         counters.add(2, 1)
-        if !action.isRepeating {
-            counters.add(5, -1)
-        }
-        engine.ledger.unregister(action.token)
+        counters.add(action.isRepeating ? 6 : 5, -1)
+        recorder.unregister(action.token)
     }
 
     private func noteThread(onMain: Bool) {
@@ -145,14 +151,10 @@ public final class SchedulerProbe: Sendable {
         }
         return SchedulerSummary(
             label: label.name, scheduled: counters.load(0), executed: counters.load(1), cancelled: counters.load(2),
-            pending: max(counters.load(5), 0), activeRepeating: activeRepeatingCount(),
+            pending: max(counters.load(5), 0), activeRepeating: max(counters.load(6), 0),
             longActions: counters.load(3), threadViolations: counters.load(4), expectation: expectation?.description,
             latency: latency.summary(), duration: duration.summary(),
             threads: merged.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.thread < $1.thread })
-    }
-
-    private func activeRepeatingCount() -> Int {
-        engine.ledger.liveResources(where: { $0.kind == ResourceKind.timer.index && $0.label == self.label.id }).count
     }
 }
 

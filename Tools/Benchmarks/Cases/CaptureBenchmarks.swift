@@ -7,9 +7,15 @@ import Runtime
 /// `Thread.callStackReturnAddresses` and the Swift runtime's `Backtrace.capture()`.
 enum CaptureBenchmarks {
     /// Recurses until the stack is at least `depth` frames deep, then runs `body` there.
+    /// Work after the recursive call keeps the optimizer from turning it into a loop.
     @inline(never)
     static func atDepth<T>(_ depth: Int, _ body: () -> T) -> T {
-        depth <= 0 ? body() : atDepth(depth - 1, body)
+        if depth <= 0 {
+            return body()
+        }
+        let result = atDepth(depth - 1, body)
+        blackHole(depth)
+        return result
     }
 
     static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {

@@ -38,11 +38,11 @@ enum CombineBenchmarks {
 
     /// ns per event through a pipeline subscribed now.
     @inline(never)
-    static func events(_ count: Int, diagnosedBy engine: DiagnosticsEngine?) -> Double {
+    static func events(_ count: Int, diagnosedBy engine: DiagnosticsEngine?, warmUp: Int? = nil) -> Double {
         let subject = PassthroughSubject<Int, Never>()
         let sum = Sum()
         let subscription = pipeline(subject, diagnosedBy: engine, into: sum)
-        let nanos = Measure.perOperation(count) { subject.send(sum.value) }
+        let nanos = Measure.perOperation(count, warmUp: warmUp) { subject.send(sum.value) }
         subscription.cancel()
         blackHole(sum.value)
         return nanos
@@ -61,10 +61,10 @@ enum CombineBenchmarks {
     }
 
     @inline(never)
-    static func subscribeAndCancel(_ count: Int, diagnosedBy engine: DiagnosticsEngine?) -> Double {
+    static func subscribeAndCancel(_ count: Int, diagnosedBy engine: DiagnosticsEngine?, warmUp: Int? = nil) -> Double {
         let subject = PassthroughSubject<Int, Never>()
         let sum = Sum()
-        return Measure.perOperation(count) {
+        return Measure.perOperation(count, warmUp: warmUp) {
             pipeline(subject, diagnosedBy: engine, into: sum).cancel()
         }
     }
@@ -72,10 +72,10 @@ enum CombineBenchmarks {
     /// The same pipeline with one do-nothing stage (`handleEvents()`) where the diagnosed stage
     /// goes: what being one more Combine stage costs, before any diagnostics.
     @inline(never)
-    static func subscribeAndCancelNoOpStage(_ count: Int) -> Double {
+    static func subscribeAndCancelNoOpStage(_ count: Int, warmUp: Int? = nil) -> Double {
         let subject = PassthroughSubject<Int, Never>()
         let sum = Sum()
-        return Measure.perOperation(count) {
+        return Measure.perOperation(count, warmUp: warmUp) {
             subject.map { $0 &+ 1 }.filter { $0 & 1 == 0 }.handleEvents()
                 .sink { sum.value &+= $0 }.cancel()
         }
@@ -83,10 +83,10 @@ enum CombineBenchmarks {
 
     /// The same pipeline counted once: one diagnosed stage, before the sink.
     @inline(never)
-    static func subscribeAndCancelCountedOnce(_ count: Int, engine: DiagnosticsEngine) -> Double {
+    static func subscribeAndCancelCountedOnce(_ count: Int, engine: DiagnosticsEngine, warmUp: Int? = nil) -> Double {
         let subject = PassthroughSubject<Int, Never>()
         let sum = Sum()
-        return Measure.perOperation(count) {
+        return Measure.perOperation(count, warmUp: warmUp) {
             subject.map { $0 &+ 1 }.filter { $0 & 1 == 0 }.diagnosed("pipeline", engine: engine)
                 .sink { sum.value &+= $0 }.cancel()
         }

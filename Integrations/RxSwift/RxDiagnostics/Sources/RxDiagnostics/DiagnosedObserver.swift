@@ -93,7 +93,7 @@ public final class DiagnosedObserver<Element>: ObserverType, Disposable {
             let description = String(describing: error)
             let delivery = monitor.willTerminate(failure: description)
             if !handlesErrors {
-                UnhandledErrors.record(description, label: monitor.label.name, engine: monitor.engine,
+                UnhandledErrors.record(description, label: monitor.label.name, recorder: monitor.recorder,
                                        test: monitor.test, allocationStack: monitor.allocationStack)
             }
             handler(event)

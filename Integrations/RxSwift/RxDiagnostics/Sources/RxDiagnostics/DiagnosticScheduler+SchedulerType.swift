@@ -12,7 +12,7 @@ extension DiagnosticScheduler: SchedulerType where Base: SchedulerType {
     public func scheduleRelative<StateType>(
         _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> any Disposable
     ) -> any Disposable {
-        guard probe.engine.isEnabled else {
+        guard probe.recorder.isEnabled else {
             return base.scheduleRelative(state, dueTime: dueTime, action: action)
         }
         let scheduled = probe.willSchedule()
@@ -28,7 +28,7 @@ extension DiagnosticScheduler: SchedulerType where Base: SchedulerType {
         _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
         action: @escaping (StateType) -> StateType
     ) -> any Disposable {
-        guard probe.engine.isEnabled else {
+        guard probe.recorder.isEnabled else {
             return base.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
         }
         let scheduled = probe.willSchedule(repeating: true)

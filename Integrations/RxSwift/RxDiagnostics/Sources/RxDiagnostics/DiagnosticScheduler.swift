@@ -66,7 +66,7 @@ public final class DiagnosticScheduler<Base: ImmediateSchedulerType>: ImmediateS
     public func schedule<StateType>(
         _ state: StateType, action: @escaping (StateType) -> any Disposable
     ) -> any Disposable {
-        guard probe.engine.isEnabled else {
+        guard probe.recorder.isEnabled else {
             return base.schedule(state, action: action)
         }
         let scheduled = probe.willSchedule()

@@ -62,7 +62,7 @@ final class SubscriptionHook: Sendable {
     /// Returns the human-readable frames the marker carried.
     func unhandledError(_ callStack: [String], _ error: any Error) -> [String] {
         let (stack, test, readable) = marker.decode(callStack)
-        UnhandledErrors.record(String(describing: error), label: nil, engine: engine, test: test, allocationStack: stack)
+        UnhandledErrors.record(String(describing: error), label: nil, recorder: engine, test: test, allocationStack: stack)
         return readable
     }
 }

@@ -1,0 +1,144 @@
+/// What the hot path — stream monitors and scheduler probes — needs from the engine, and
+/// nothing more: register and unregister a resource, report a finding draft, ask the current
+/// test. ``DiagnosticsEngine`` is the recorder adapters use; a test can hand a monitor a
+/// recorder of its own and watch exactly what it records.
+///
+/// A recorder never stops the process inside ``report(_:)``: under the
+/// ``FindingPolicy/trap`` policy it answers with ``RecordedFinding/traps`` set, and the caller,
+/// once it has finished its own bookkeeping of the event, calls ``trap(_:)``.
+///
+/// ```swift
+/// final class CountingRecorder: DiagnosticsRecorder, @unchecked Sendable {
+///     var live = 0
+///     var drafts: [FindingDraft] = []
+///
+///     var isEnabled: Bool { true }
+///     func currentTest() -> TestIdentity { .none }
+///     func register(_ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?) -> RecordedResource {
+///         live += 1
+///         return RecordedResource(token: ResourceToken(rawValue: UInt64(live)), stack: stack ?? .none, test: test ?? .none)
+///     }
+///     func unregister(_ token: ResourceToken) -> Bool { live -= 1; return true }
+///     func report(_ draft: FindingDraft) -> RecordedFinding? {
+///         drafts.append(draft)
+///         return RecordedFinding(id: drafts.count - 1, traps: false)
+///     }
+///     func trap(_ finding: RecordedFinding) {}
+/// }
+///
+/// let recorder = CountingRecorder()
+/// let monitor = StreamMonitor(recorder: recorder, label: DiagnosticLabel("feed"))
+/// monitor.didTerminate(monitor.willTerminate(failure: nil))      // before its subscription
+/// assert(recorder.drafts.map(\.kind) == [.eventBeforeSubscription] && recorder.live == 0)
+/// ```
+///
+/// Monitors and probes call it per subscription or per scheduled action (never per value on
+/// the normal path), through a class-bound existential: one indirect call each.
+public protocol DiagnosticsRecorder: AnyObject, Sendable {
+    // MARK: Resources
+
+    /// Whether adapters should check and track at all.
+    var isEnabled: Bool { get }
+
+    /// The test the caller is working for, or ``TestIdentity/none``.
+    func currentTest() -> TestIdentity
+
+    /// Registers a resource coming alive now.
+    ///
+    /// - Parameters:
+    ///   - stack: Its allocation stack; `nil` captures the caller's stack now (when allocation
+    ///     stacks are on).
+    ///   - test: The test it belongs to; `nil` resolves ``currentTest()``.
+    /// - Returns: The token to unregister it with, and the stack and test it was registered with.
+    func register(_ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?) -> RecordedResource
+
+    /// Ends a resource; `false` when it had already ended.
+    @discardableResult
+    func unregister(_ token: ResourceToken) -> Bool
+
+    // MARK: Findings
+
+    /// Records a finding. Never stops the process: see ``trap(_:)``.
+    ///
+    /// - Returns: What was recorded, or `nil` when nothing was kept (the limit was reached).
+    func report(_ draft: FindingDraft) -> RecordedFinding?
+
+    /// Stops the process for a finding reported with ``RecordedFinding/traps`` (writing the report
+    /// first), unless a suppression matches it; returns otherwise. Call it after the event's
+    /// bookkeeping is done, never from inside it.
+    func trap(_ finding: RecordedFinding)
+
+    // MARK: Streams (defaults: no stacks, no probes, nothing remembered)
+
+    /// Captures the current stack as an offending event's stack (when event stacks are on).
+    func captureEventStack() -> StackID
+
+    /// Adds the other side of a concurrent delivery (its stack and thread) to a finding.
+    func attachRelatedStack(_ stack: StackID, thread: ThreadInfo, toFinding id: Int)
+
+    /// A stream was cancelled before any value: remembers the cancel (and its stack) so the
+    /// test's checkpoint can tell whether a released cancellable caused it.
+    func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String])
+
+    /// How many thread changes a new stream probes (see ``ThreadHopProbe``).
+    var hopProbesPerStream: Int { get }
+
+    /// The window, in nanoseconds, of a stream's probe number `index` (0 for its first), taken
+    /// from the budget; `nil` when the budget is spent. End it with ``hopProbeEnded(window:waited:)``.
+    func hopProbeWindow(probe index: Int) -> Int64?
+
+    /// A probe granted `window` nanoseconds waited `waited` nanoseconds.
+    func hopProbeEnded(window: Int64, waited: Int64)
+}
+
+extension DiagnosticsRecorder {
+    /// No event stacks.
+    public func captureEventStack() -> StackID { .none }
+
+    /// Related stacks are dropped.
+    public func attachRelatedStack(_ stack: StackID, thread: ThreadInfo, toFinding id: Int) {}
+
+    /// Early cancels are not remembered.
+    public func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]) {}
+
+    /// No thread-hop probes.
+    public var hopProbesPerStream: Int { 0 }
+
+    /// No thread-hop probes.
+    public func hopProbeWindow(probe index: Int) -> Int64? { nil }
+
+    /// No thread-hop probes.
+    public func hopProbeEnded(window: Int64, waited: Int64) {}
+}
+
+/// A resource a ``DiagnosticsRecorder`` registered: its token and what it was registered with.
+public struct RecordedResource: Sendable, Hashable {
+    /// The token to unregister it with.
+    public var token: ResourceToken
+    /// Its allocation stack (``StackID/none`` when stacks are off).
+    public var stack: StackID
+    /// The test it belongs to.
+    public var test: TestIdentity
+
+    /// Describes a registered resource.
+    public init(token: ResourceToken, stack: StackID, test: TestIdentity) {
+        self.token = token
+        self.stack = stack
+        self.test = test
+    }
+}
+
+/// A finding a ``DiagnosticsRecorder`` recorded.
+public struct RecordedFinding: Sendable, Hashable {
+    /// Its id (``Finding/id``).
+    public var id: Int
+    /// Whether its policy is ``FindingPolicy/trap``: the caller should call
+    /// ``DiagnosticsRecorder/trap(_:)`` once it is done with the event.
+    public var traps: Bool
+
+    /// Describes a recorded finding.
+    public init(id: Int, traps: Bool) {
+        self.id = id
+        self.traps = traps
+    }
+}
