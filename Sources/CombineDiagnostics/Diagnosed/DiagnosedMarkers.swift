@@ -6,4 +6,4 @@ protocol DiagnosedPublisherMarker {}
 /// Marks the subscriber a `.diagnosed()` stage subscribes upstream with (see
 /// ``DiagnosedPublisherMarker``).
 @usableFromInline
-protocol DiagnosedSubscriberMarker: AnyObject {}
+protocol DiagnosedSubscriberMarker {}

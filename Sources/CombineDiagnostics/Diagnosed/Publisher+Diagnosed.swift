@@ -16,6 +16,7 @@ extension Publisher {
     ///   - label: The name findings and the report show; `nil` uses `File.swift:line`.
     ///   - contract: What the stream promises (value count, termination, delivery thread).
     ///   - engine: Where findings go; tests of the library use private engines.
+    @inlinable
     public func diagnosed(
         _ label: String? = nil, contract: StreamContract? = nil, engine: DiagnosticsEngine = .shared,
         fileID: StaticString = #fileID, line: UInt = #line
@@ -44,6 +45,7 @@ extension Publisher {
         diagnosed(label, contract: contract.delivered(on: expectation), engine: engine, fileID: fileID, line: line)
     }
 
+    @usableFromInline
     static func defaultLabel(fileID: StaticString, line: UInt) -> String {
         let file = "\(fileID)".split(separator: "/").last.map(String.init) ?? "\(fileID)"
         return "\(file):\(line)"

@@ -11,43 +11,48 @@ import Darwin
 #endif
 
 extension Publishers.Diagnosed {
-    /// The upstream's subscriber and the downstream's subscription of one diagnosed stream.
+    /// The upstream's subscriber, the downstream's subscription and the stream's grammar
+    /// checker, in one object: a subscription through the stage costs one allocation.
     ///
     /// Values and completion pass lock-free (the checker's own atomics); the upstream
     /// subscription is handed over under a short lock that is never held while calling
     /// upstream or downstream. The upstream reference is released on completion and cancel.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, DiagnosedSubscriberMarker,
-        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: StreamMonitor, Subscriber, Subscription, DiagnosedSubscriberMarker,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        // Unchecked: `upstream` is only touched under `lockWord`; `downstream` is immutable and
+        // only called the way Combine calls subscribers.
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline let downstream: Downstream
-        @usableFromInline let monitor: StreamMonitor
         /// A spin lock for the hand-over of `upstream`: held for a few instructions, never while
         /// calling upstream or downstream, and stored inline (no allocation per subscription).
         @usableFromInline let lockWord = Atomic<Bool>(false)
-        // Guarded by `lockWord`.
-        @usableFromInline var upstream: DiagnosedUpstream = .awaiting
+        // Guarded by `lockWord` (so no dynamic exclusivity check: two runtime calls per access):
+        // the upstream subscription while it is live, and whether it arrived and ended.
+        @usableFromInline @exclusivity(unchecked) var upstream: (any Subscription)?
+        @usableFromInline @exclusivity(unchecked) var upstreamState = DiagnosedUpstream.awaiting
 
+        /// Registers the subscription with `engine`: its allocation stack is the caller's (the
+        /// subscribe call), captured now.
         @inlinable
-        init(downstream: Downstream, monitor: StreamMonitor) {
+        init(downstream: Downstream, engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?) {
             self.downstream = downstream
-            self.monitor = monitor
+            super.init(recorder: engine, label: label, contract: contract, options: .combine)
         }
 
         // MARK: Subscriber (upstream side)
 
         @inlinable
         func receive(subscription: any Subscription) {
-            monitor.receivedSubscription()
-            var accepted = false
-            withUpstreamLock {
-                if case .awaiting = upstream {
-                    upstream = .subscribed(subscription)
-                    accepted = true
-                }
+            receivedSubscription()
+            let accepted = withUpstreamLock { () -> Bool in
+                guard upstreamState == .awaiting else { return false }
+                upstream = subscription
+                upstreamState = .subscribed
+                return true
             }
             guard accepted else {
                 // A second subscription (or one after cancel): refuse it, as Reactive Streams 2.5 asks.
@@ -59,9 +64,9 @@ extension Publishers.Diagnosed {
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            let delivery = monitor.willDeliverValue()
+            let delivery = willDeliverValue()
             let demand = downstream.receive(input)
-            monitor.didDeliverValue(delivery, additionalDemand: StreamDemand(demand))
+            didDeliverValue(delivery, additionalDemand: StreamDemand(demand))
             return demand
         }
 
@@ -72,45 +77,38 @@ extension Publishers.Diagnosed {
             case .finished: failure = nil
             case .failure(let error): failure = String(describing: error)
             }
-            let end = monitor.willTerminate(failure: failure)
+            let end = willTerminate(failure: failure)
             // Released here, outside the lock: the upstream is done with us.
             _ = takeUpstream()
             downstream.receive(completion: completion)
-            monitor.didTerminate(end)
+            didTerminate(end)
         }
 
         // MARK: Subscription (downstream side)
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            monitor.requested(StreamDemand(demand))
-            var subscription: (any Subscription)?
-            withUpstreamLock {
-                if case .subscribed(let current) = upstream {
-                    subscription = current
-                }
-            }
+            requested(StreamDemand(demand))
+            let subscription = withUpstreamLock { upstream }
             subscription?.request(demand)
         }
 
         @inlinable
         func cancel() {
             let subscription = takeUpstream()
-            monitor.cancelled()
+            cancelled()
             subscription?.cancel()
         }
 
         /// Marks the upstream finished and returns the subscription to release or cancel.
         @inlinable
         func takeUpstream() -> (any Subscription)? {
-            var subscription: (any Subscription)?
+            var taken: (any Subscription)?
             withUpstreamLock {
-                if case .subscribed(let current) = upstream {
-                    subscription = current
-                }
-                upstream = .terminal
+                swap(&taken, &upstream)
+                upstreamState = .terminal
             }
-            return subscription
+            return taken
         }
 
         @inlinable
@@ -126,13 +124,13 @@ extension Publishers.Diagnosed {
 
         @usableFromInline
         var description: String {
-            let name = monitor.label.name
+            let name = label.name
             return name.isEmpty ? "Diagnosed" : "Diagnosed(\(name))"
         }
 
         @usableFromInline
         var customMirror: Mirror {
-            Mirror(self, children: ["label": monitor.label.name, "state": "\(monitor.state)"])
+            Mirror(self, children: ["label": label.name, "state": "\(state)"])
         }
 
         @usableFromInline
@@ -143,8 +141,8 @@ extension Publishers.Diagnosed {
 /// Where the upstream subscription of a diagnosed stage is in its life. Not nested in the
 /// generic stage: a generic type's nested types need their metadata looked up at run time.
 @usableFromInline
-enum DiagnosedUpstream {
+enum DiagnosedUpstream: UInt8 {
     case awaiting
-    case subscribed(any Subscription)
+    case subscribed
     case terminal
 }

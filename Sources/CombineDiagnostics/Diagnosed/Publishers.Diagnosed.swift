@@ -49,6 +49,7 @@ extension Publishers {
 
         /// Creates the stage; ``OpenCombine/Publisher/diagnosed(_:contract:engine:fileID:line:)``
         /// is the usual way.
+        @inlinable
         public init(upstream: Upstream, label: DiagnosticLabel, contract: StreamContract?, engine: DiagnosticsEngine) {
             self.upstream = upstream
             self.label = label
@@ -70,8 +71,18 @@ extension Publishers {
                 CombineInstrumentation.diagnosedStageReceives(subscriber)
             }
             // Captures the allocation stack here, inside the subscriber's subscribe call.
-            let monitor = engine.makeStreamMonitor(label: label, contract: contract, options: .combine)
-            upstream.subscribe(Inner(downstream: subscriber, monitor: monitor))
+            let inner = Inner(downstream: subscriber, engine: engine, label: label, contract: contract)
+            #if canImport(Combine)
+            upstream.subscribe(inner)
+            #else
+            if CombineInstrumentation.isHookInstalled {
+                upstream.subscribe(inner)
+            } else {
+                // What OpenCombine's `subscribe(_:)` does when no introspection hook runs (and
+                // what its `AnyPublisher` does always), without its per-call type lookups.
+                upstream.receive(subscriber: inner)
+            }
+            #endif
         }
     }
 }

@@ -31,7 +31,13 @@ import Synchronization
 /// registers its resource there, reports finding drafts, and asks for the current test. Under
 /// the ``FindingPolicy/trap`` policy it traps after its bookkeeping of the offending event is
 /// done, never from inside the recorder's call.
-public final class StreamMonitor: Sendable {
+///
+/// An adapter may subclass it to make the monitor the framework's own subscription object
+/// (`.diagnosed()` in CombineDiagnostics does): one object per subscription instead of two.
+/// Everything it checks is `final`.
+open class StreamMonitor: @unchecked Sendable {
+    // Unchecked: every stored property is immutable or atomic; subclasses keep it that way
+    // (or guard what they add themselves).
     /// What the monitor checks and how it appears in the ledger.
     public struct Options: Sendable {
         /// Check demand (Combine, Reactive Streams); `false` for frameworks without it (RxSwift).
@@ -142,18 +148,18 @@ public final class StreamMonitor: Sendable {
     }
 
     /// The stream's state now.
-    public var state: State {
+    public final var state: State {
         State(rawValue: phase.load(ordering: .relaxed)) ?? .active
     }
 
     /// Values delivered so far. Exact while deliveries are serial; each reported concurrent
     /// delivery may cost the count one (the owner counts without an atomic read-modify-write).
-    public var valuesDelivered: Int {
+    public final var valuesDelivered: Int {
         values.load(ordering: .relaxed)
     }
 
     /// Outstanding demand (`nil` when unlimited).
-    public var outstandingDemand: Int? {
+    public final var outstandingDemand: Int? {
         let value = demand.load(ordering: .relaxed)
         return value == Int.max ? nil : value
     }
@@ -166,7 +172,7 @@ public final class StreamMonitor: Sendable {
     // MARK: Subscription and demand
 
     /// The subscriber received its subscription.
-    public func receivedSubscription() {
+    public final func receivedSubscription() {
         let (exchanged, original) = phase.compareExchange(
             expected: State.awaitingSubscription.rawValue, desired: State.active.rawValue, ordering: .acquiringAndReleasing)
         if !exchanged {
@@ -180,7 +186,7 @@ public final class StreamMonitor: Sendable {
     }
 
     /// The subscriber requested more values.
-    public func requested(_ more: StreamDemand) {
+    public final func requested(_ more: StreamDemand) {
         let current = State(rawValue: phase.load(ordering: .relaxed)) ?? .active
         if case .max(let count) = more, count <= 0 {
             var trap = PendingTrap()
@@ -218,7 +224,7 @@ public final class StreamMonitor: Sendable {
     /// A value is about to be delivered downstream. Checks grammar, demand, serial delivery
     /// and the contract; records findings for violations; never blocks.
     @inline(__always)
-    public func willDeliverValue() -> Delivery {
+    public final func willDeliverValue() -> Delivery {
         let me = currentThreadToken()
         let other = serial.claim(me)
         // The common case, with nothing to report: claimed, active, no contract, demand left.
@@ -259,7 +265,7 @@ public final class StreamMonitor: Sendable {
 
     /// The downstream returned from a value; `additionalDemand` is what it asked for in return.
     @inline(__always)
-    public func didDeliverValue(_ delivery: Delivery, additionalDemand: StreamDemand = .none) {
+    public final func didDeliverValue(_ delivery: Delivery, additionalDemand: StreamDemand = .none) {
         if options.tracksDemand, case .max(let extra) = additionalDemand, extra == 0 {
             // Nothing more requested: the common bounded case.
         } else if options.tracksDemand {
@@ -335,7 +341,7 @@ public final class StreamMonitor: Sendable {
     /// A finished (`failure == nil`) or failure event is about to be delivered downstream.
     ///
     /// - Parameter failure: A description of the error, or `nil` for normal completion.
-    public func willTerminate(failure: String?) -> Delivery {
+    public final func willTerminate(failure: String?) -> Delivery {
         var trap = PendingTrap()
         let claim = claimDelivery(event: failure == nil ? "completion" : "a failure", &trap)
         let target: State = failure == nil ? .finished : .failed
@@ -374,7 +380,7 @@ public final class StreamMonitor: Sendable {
     }
 
     /// The downstream returned from the terminal event.
-    public func didTerminate(_ delivery: Delivery) {
+    public final func didTerminate(_ delivery: Delivery) {
         release(delivery, afterValue: false)
     }
 
@@ -406,7 +412,7 @@ public final class StreamMonitor: Sendable {
     ///
     /// - Parameter checkPremature: look for a cancel caused by releasing the cancellable
     ///   before any value (see ``Options/prematureCancellationMarkers``).
-    public func cancelled(checkPremature: Bool = true) {
+    public final func cancelled(checkPremature: Bool = true) {
         var current = phase.load(ordering: .relaxed)
         while true {
             let state = State(rawValue: current) ?? .active

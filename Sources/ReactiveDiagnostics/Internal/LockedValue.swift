@@ -21,7 +21,9 @@ import Darwin
 package final class LockedValue<Value>: @unchecked Sendable {
     // Unchecked: `value` is only touched inside `withLock`, which holds `mutex`.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline var value: Value
+    // Unchecked exclusivity: only `withLock` touches it, under the mutex, so a dynamic check per
+    // access would only cost (two runtime calls on every lock).
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
     /// Guards `value`.
     @usableFromInline

@@ -93,7 +93,17 @@ public struct DiagnosticLabel: Hashable, Sendable, CustomStringConvertible {
 
     /// Interns `name`.
     public init(_ name: String) {
-        id = name.isEmpty ? 0 : Self.table.id(for: name)
+        guard !name.isEmpty else {
+            id = 0
+            return
+        }
+        let recent = RecentLabels.current()
+        if let known = recent.pointee.id(for: name) {
+            id = known
+            return
+        }
+        id = Self.table.id(for: name)
+        recent.pointee.remember(name, id: id)
     }
 
     init(id: UInt32) {

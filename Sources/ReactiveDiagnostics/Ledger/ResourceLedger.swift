@@ -1,5 +1,12 @@
 import CReactiveDiagnostics
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Counts live resources and remembers where each was allocated.
 ///
@@ -7,7 +14,7 @@ import Synchronization
 /// scheduled action at schedule time) and unregister it when it ends. The ledger keeps, per
 /// resource, 20 bytes: kind, label, allocation stack, test and epoch. Slots live in 16
 /// shards chosen by the calling thread, so threads registering at once rarely share a lock;
-/// per-kind live counts, peaks and totals are atomics.
+/// per-kind live counts and peaks are atomics, totals are counted per shard.
 ///
 /// "Allocated after checkpoint C and still alive" is one query: ``liveResources(since:)``
 /// for a serial runner, ``liveResources(test:)`` when tests run in parallel.
@@ -19,7 +26,8 @@ import Synchronization
 /// ledger.unregister(token)
 /// assert(ledger.liveCount(of: .subscription) == 0)
 /// ```
-public final class ResourceLedger: Sendable {
+public final class ResourceLedger: @unchecked Sendable {
+    // Unchecked: each shard is only touched under its own mutex; the counters are atomics.
     struct Slot {
         var stack: UInt32
         var label: UInt32
@@ -31,26 +39,85 @@ public final class ResourceLedger: Sendable {
         var isLive: Bool
     }
 
-    private struct ShardState {
-        var slots: [Slot] = []
+    /// One shard: its mutex, its slots and the registrations it counted, in memory of its own
+    /// (reached through a pointer: no reference counting, no exclusivity checks, no
+    /// copy-on-write checks on the hot path).
+    private struct Shard {
+        var mutex = pthread_mutex_t()
+        var slots: UnsafeMutablePointer<Slot>?
+        var count = 0
+        var capacity = 0
         var freeHead: UInt32 = .max
-    }
+        /// Registrations per kind, counted under the mutex.
+        var registered: UnsafeMutablePointer<Int>
 
-    private final class Shard: Sendable {
-        let state = LockedValue(ShardState())
+        init() {
+            registered = .allocate(capacity: ResourceKind.maximumCount)
+            registered.initialize(repeating: 0, count: ResourceKind.maximumCount)
+        }
+
+        mutating func append(_ slot: Slot) -> Int {
+            if count == capacity {
+                let bigger = UnsafeMutablePointer<Slot>.allocate(capacity: max(64, capacity * 2))
+                if let slots {
+                    bigger.moveInitialize(from: slots, count: count)
+                    slots.deallocate()
+                }
+                slots = bigger
+                capacity = max(64, capacity * 2)
+            }
+            (slots! + count).initialize(to: slot)
+            count += 1
+            return count - 1
+        }
     }
 
     static let shardCount = 16
 
-    private let shards: [Shard] = (0..<ResourceLedger.shardCount).map { _ in Shard() }
+    /// The shards, each padded to its own cache lines so threads on different shards never
+    /// write the same line.
+    private let shards: UnsafeMutableRawPointer
+    private static let shardStride = (MemoryLayout<Shard>.stride + 127) & ~127
     private let live = AtomicCounters(count: ResourceKind.maximumCount)
     private let peaks = AtomicCounters(count: ResourceKind.maximumCount)
-    private let registered = AtomicCounters(count: ResourceKind.maximumCount)
     private let epoch = Atomic<UInt32>(0)
     private let probes = LivenessProbes()
 
     /// Creates an empty ledger.
-    public init() {}
+    public init() {
+        shards = .allocate(byteCount: Self.shardStride * Self.shardCount, alignment: 128)
+        for index in 0..<Self.shardCount {
+            let shard = shard(index)
+            shard.initialize(to: Shard())
+            let result = pthread_mutex_init(&shard.pointee.mutex, nil)
+            precondition(result == 0, "pthread_mutex_init failed with \(result)")
+        }
+    }
+
+    deinit {
+        for index in 0..<Self.shardCount {
+            let shard = shard(index)
+            pthread_mutex_destroy(&shard.pointee.mutex)
+            shard.pointee.slots?.deallocate()
+            shard.pointee.registered.deallocate()
+            shard.deinitialize(count: 1)
+        }
+        shards.deallocate()
+    }
+
+    @inline(__always)
+    private func shard(_ index: Int) -> UnsafeMutablePointer<Shard> {
+        (shards + index * Self.shardStride).assumingMemoryBound(to: Shard.self)
+    }
+
+    /// Runs `body` on shard `index` under its mutex.
+    @inline(__always)
+    private func withShard<Result>(_ index: Int, _ body: (inout Shard) -> Result) -> Result {
+        let shard = shard(index)
+        pthread_mutex_lock(&shard.pointee.mutex)
+        defer { pthread_mutex_unlock(&shard.pointee.mutex) }
+        return body(&shard.pointee)
+    }
 
     @inline(__always)
     private func shardForCurrentThread() -> Int {
@@ -60,27 +127,28 @@ public final class ResourceLedger: Sendable {
     /// Registers a live resource.
     ///
     /// - Returns: The token to unregister it with.
-    /// - Complexity: O(1) amortized; one shard lock and three relaxed atomics.
+    /// - Complexity: O(1) amortized; one shard lock, one relaxed atomic add and a relaxed load.
     public func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
         let currentEpoch = epoch.load(ordering: .relaxed)
-        let (index, generation) = shards[shardIndex].state.withLock { state -> (Int, UInt16) in
-            if state.freeHead != .max {
-                let index = Int(state.freeHead)
-                state.freeHead = state.slots[index].epochOrNextFree
-                let generation = state.slots[index].generation &+ 1
-                state.slots[index] = Slot(
+        let kindIndex = Int(kind.index)
+        let (index, generation) = withShard(shardIndex) { shard -> (Int, UInt16) in
+            shard.registered[kindIndex] += 1
+            if shard.freeHead != .max {
+                let index = Int(shard.freeHead)
+                let slot = shard.slots! + index
+                shard.freeHead = slot.pointee.epochOrNextFree
+                let generation = slot.pointee.generation &+ 1
+                slot.pointee = Slot(
                     stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
                     generation: generation, kind: kind.index, isLive: true)
                 return (index, generation)
             }
-            state.slots.append(Slot(
+            let index = shard.append(Slot(
                 stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
                 generation: 0, kind: kind.index, isLive: true))
-            return (state.slots.count - 1, 0)
+            return (index, 0)
         }
-        let kindIndex = Int(kind.index)
-        registered.add(kindIndex, 1)
         peaks.raise(kindIndex, to: live.add(kindIndex, 1))
         return ResourceToken(shard: shardIndex, index: index, generation: generation)
     }
@@ -91,16 +159,16 @@ public final class ResourceLedger: Sendable {
     @discardableResult
     public func unregister(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
-        let kind: Int? = shards[token.shard].state.withLock { state in
-            guard token.index < state.slots.count else { return nil }
-            let slot = state.slots[token.index]
-            guard slot.isLive, slot.generation == token.generation else { return nil }
-            state.slots[token.index].isLive = false
-            state.slots[token.index].epochOrNextFree = state.freeHead
-            state.freeHead = UInt32(token.index)
-            return Int(slot.kind)
+        let kind = withShard(token.shard) { shard -> Int in
+            guard token.index < shard.count else { return -1 }
+            let slot = shard.slots! + token.index
+            guard slot.pointee.isLive, slot.pointee.generation == token.generation else { return -1 }
+            slot.pointee.isLive = false
+            slot.pointee.epochOrNextFree = shard.freeHead
+            shard.freeHead = UInt32(token.index)
+            return Int(slot.pointee.kind)
         }
-        guard let kind else { return false }
+        guard kind >= 0 else { return false }
         live.add(kind, -1)
         return true
     }
@@ -108,9 +176,9 @@ public final class ResourceLedger: Sendable {
     /// Whether the resource behind `token` is still registered.
     public func isLive(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
-        return shards[token.shard].state.withLock { state in
-            token.index < state.slots.count && state.slots[token.index].isLive
-                && state.slots[token.index].generation == token.generation
+        return withShard(token.shard) { shard in
+            token.index < shard.count && shard.slots![token.index].isLive
+                && shard.slots![token.index].generation == token.generation
         }
     }
 
@@ -143,7 +211,9 @@ public final class ResourceLedger: Sendable {
 
     /// Resources of `kind` ever registered.
     public func registeredCount(of kind: ResourceKind) -> Int {
-        registered.load(Int(kind.index))
+        (0..<Self.shardCount).reduce(0) { total, index in
+            total + withShard(index) { $0.registered[Int(kind.index)] }
+        }
     }
 
     // MARK: Queries
@@ -151,9 +221,11 @@ public final class ResourceLedger: Sendable {
     /// Every live resource matching `include` (evaluated under the shard locks: keep it pure).
     func liveResources(where include: (Slot) -> Bool) -> [LiveResource] {
         var result: [LiveResource] = []
-        for (shardIndex, shard) in shards.enumerated() {
-            shard.state.withLock { state in
-                for (index, slot) in state.slots.enumerated() where slot.isLive && include(slot) {
+        for shardIndex in 0..<Self.shardCount {
+            withShard(shardIndex) { shard in
+                for index in 0..<shard.count {
+                    let slot = shard.slots![index]
+                    guard slot.isLive, include(slot) else { continue }
                     result.append(LiveResource(
                         token: ResourceToken(shard: shardIndex, index: index, generation: slot.generation),
                         kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
