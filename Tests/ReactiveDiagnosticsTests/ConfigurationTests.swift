@@ -8,6 +8,7 @@ struct ConfigurationTests {
         let configuration = Configuration()
         #expect(configuration.isEnabled && configuration.capturesAllocationStacks)
         #expect(configuration.stackDepth == 64)
+        #expect(configuration.capturesAlongFramePointers)
         #expect(configuration.reportPath == ".build/reactive-diagnostics/report-%n-%p.json")
     }
 
@@ -20,6 +21,7 @@ struct ConfigurationTests {
             "REACTIVE_DIAGNOSTICS_STACKS": "0",
             "REACTIVE_DIAGNOSTICS_EVENT_STACKS": "off",
             "REACTIVE_DIAGNOSTICS_STACK_DEPTH": "16",
+            "REACTIVE_DIAGNOSTICS_FRAME_POINTERS": "no",
             "REACTIVE_DIAGNOSTICS_POLICY": "warning=fail",
             "REACTIVE_DIAGNOSTICS_SETTLE_MS": "1500",
             "REACTIVE_DIAGNOSTICS_REPORT": "/tmp/r-%p.json",
@@ -33,6 +35,7 @@ struct ConfigurationTests {
         ])
         #expect(configuration.isEnabled && !configuration.capturesAllocationStacks && !configuration.capturesEventStacks)
         #expect(configuration.stackDepth == 16)
+        #expect(!configuration.capturesAlongFramePointers)
         #expect(configuration.policies.policy(for: .reentrantDelivery, severity: .warning) == .fail)
         #expect(configuration.settleTime == .milliseconds(1500))
         #expect(configuration.resolvedReportPath == "/tmp/r-\(ProcessInfo.processInfo.processIdentifier).json")

@@ -17,9 +17,34 @@
 extern "C" {
 #endif
 
+/// The deepest stack `rdiag_capture_stack` captures.
+#define RDIAG_MAXIMUM_DEPTH 512
+
 /// Fills `buffer` with up to `depth` raw return addresses of the calling thread,
-/// innermost first. Returns how many were written. Async-signal-safe on Linux.
+/// innermost first, through libunwind (`unw_backtrace`). Returns how many were written.
+/// Async-signal-safe on Linux.
 int rdiag_backtrace(void *_Nonnull *_Nonnull buffer, int depth);
+
+/// Fills `buffer` with up to `depth` (at most `RDIAG_MAXIMUM_DEPTH`) raw return addresses of
+/// the calling thread, from the return address of this call (its caller) outward. Follows the
+/// frame-pointer chain through every return address libunwind confirmed keeps a frame pointer
+/// (learned once per address, process-wide) and hands any other stack to libunwind: the same
+/// addresses `rdiag_backtrace` gives, from the caller on, at a fraction of the cost.
+int rdiag_capture_stack(void *_Nonnull *_Nonnull buffer, int depth);
+
+/// Turns `rdiag_capture_stack`'s frame-pointer path on (the default) or off (libunwind only).
+void rdiag_capture_stack_set_fast_path(int enabled);
+
+/// What `rdiag_capture_stack` learned about a return address: 0 not met yet, 1 its caller keeps
+/// a frame pointer there, 2 it does not (libunwind walks past it), 3 the stack ends with it.
+int rdiag_capture_stack_frame_kind(uintptr_t address);
+
+/// A frame-pointer walk without any check that the frames keep frame pointers: wrong through
+/// code that does not. For measuring the physical limit only.
+int rdiag_frame_pointer_walk(void *_Nonnull *_Nonnull buffer, int depth);
+
+/// One-time set-up of libunwind for this process: per-thread caches of unwind rules.
+void rdiag_backtrace_prepare(void);
 
 /// Resolves the procedure containing `address` through a libunwind cursor.
 /// Works for internal, private and closure symbols (which `dladdr` misses).

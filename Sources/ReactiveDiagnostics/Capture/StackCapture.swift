@@ -1,9 +1,15 @@
 import CReactiveDiagnostics
 
-/// Raw backtrace capture through libunwind.
+/// Raw backtrace capture: return addresses only; nothing is symbolized here.
 ///
-/// Captures return addresses only; nothing is symbolized here. A capture of depth 32
-/// costs about 6.5 ns a frame plus interning (see the benchmark in `Docs/Performance.md`).
+/// A stack is walked along its frame pointers (two loads a frame) through every return address
+/// libunwind has confirmed keeps one: the first time a return address is met, libunwind walks
+/// that stack with its register state and records, process-wide, whether the caller's frame
+/// record is where the frame pointer says. A stack with an address that does not keep one (most
+/// of the C library, signal frames) or that ends the stack is walked by libunwind
+/// (`unw_backtrace`). Both give the same addresses, so interning never sees which one ran.
+/// ``Configuration/capturesAlongFramePointers`` turns the frame-pointer path off. The costs
+/// are in `Docs/Performance.md`.
 ///
 /// ```swift
 /// let id = StackCapture.capture(depth: 32, into: DiagnosticsEngine.shared.stacks)
@@ -26,7 +32,7 @@ public enum StackCapture {
         guard depth > 0 else { return .none }
         return withUnsafeTemporaryAllocation(of: UInt.self, capacity: depth) { buffer in
             let count = buffer.withMemoryRebound(to: UnsafeMutableRawPointer.self) { pointers in
-                Int(rdiag_backtrace(pointers.baseAddress!, Int32(depth)))
+                Int(rdiag_capture_stack(pointers.baseAddress!, Int32(depth)))
             }
             return interner.intern(UnsafeBufferPointer(rebasing: buffer[0..<max(count, 0)]))
         }
@@ -39,8 +45,19 @@ public enum StackCapture {
         guard depth > 0 else { return [] }
         return [UInt](unsafeUninitializedCapacity: depth) { buffer, initialized in
             initialized = buffer.withMemoryRebound(to: UnsafeMutableRawPointer.self) { pointers in
-                max(Int(rdiag_backtrace(pointers.baseAddress!, Int32(depth))), 0)
+                max(Int(rdiag_capture_stack(pointers.baseAddress!, Int32(depth))), 0)
             }
         }
     }
+
+    /// Whether stacks are walked along confirmed frame pointers (process-wide; see the type's
+    /// documentation). ``Configuration/capturesAlongFramePointers`` sets it when an engine is
+    /// created or configured.
+    static func useFramePointers(_ enabled: Bool) {
+        prepared
+        rdiag_capture_stack_set_fast_path(enabled ? 1 : 0)
+    }
+
+    /// libunwind's per-thread caches, set up once.
+    private static let prepared: Void = rdiag_backtrace_prepare()
 }

@@ -22,6 +22,10 @@ public struct Configuration: Sendable {
     public var capturesEventStacks = true
     /// Frames captured per stack (1…512).
     public var stackDepth = StackCapture.defaultDepth
+    /// Capture stacks along frame pointers wherever libunwind confirmed them (see
+    /// ``StackCapture``); `false` walks every stack with libunwind. Process-wide: the last
+    /// engine configured decides.
+    public var capturesAlongFramePointers = true
     /// What each finding does.
     public var policies = PolicyTable()
     /// How long a test's end waits for deallocation and main-queue work before counting leaks.
@@ -59,6 +63,7 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_STACKS` | capture allocation stacks | `0` |
     /// | `REACTIVE_DIAGNOSTICS_EVENT_STACKS` | capture offending-event stacks | `0` |
     /// | `REACTIVE_DIAGNOSTICS_STACK_DEPTH` | frames per stack | `32` |
+    /// | `REACTIVE_DIAGNOSTICS_FRAME_POINTERS` | capture along confirmed frame pointers | `0` |
     /// | `REACTIVE_DIAGNOSTICS_POLICY` | policies by severity or kind | `warning=fail,valueAfterCancel=ignore` |
     /// | `REACTIVE_DIAGNOSTICS_SETTLE_MS` | settle time at test end | `1000` |
     /// | `REACTIVE_DIAGNOSTICS_REPORT` | report path (`%p` pid, `%n` process name) | `/tmp/rd-%p.json` |
@@ -98,6 +103,7 @@ public struct Configuration: Sendable {
         if let stacks = try flag("STACKS") { capturesAllocationStacks = stacks }
         if let stacks = try flag("EVENT_STACKS") { capturesEventStacks = stacks }
         if let depth = try number("STACK_DEPTH", in: 1...StackCapture.maximumDepth) { stackDepth = depth }
+        if let framePointers = try flag("FRAME_POINTERS") { capturesAlongFramePointers = framePointers }
         if let policy = value("POLICY") {
             do {
                 try policies.apply(policy)

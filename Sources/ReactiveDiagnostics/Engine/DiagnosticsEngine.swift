@@ -70,6 +70,7 @@ public final class DiagnosticsEngine: Sendable {
         hopProbes = HopProbeBudget(configuration.threadHopProbe)
         findingStore = FindingStore(capacity: configuration.maximumFindings)
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
+        StackCapture.useFramePointers(configuration.capturesAlongFramePointers)
         MainQueue.install()
         updateJournal(for: configuration)
     }
@@ -115,6 +116,7 @@ public final class DiagnosticsEngine: Sendable {
             hopProbes.update(configuration.threadHopProbe)   // a new budget only for new settings
         }
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
+        StackCapture.useFramePointers(configuration.capturesAlongFramePointers)
         updateJournal(for: configuration)
     }
 

@@ -3,7 +3,9 @@ import Foundation
 import ReactiveDiagnostics
 import Runtime
 
-/// Backtrace capture and interning at several depths, against Foundation's
+/// Backtrace capture and interning at several depths: our capture (`rdiag_capture_stack`, along
+/// frame pointers libunwind confirmed), libunwind's own walk (`unw_backtrace`) and an unchecked
+/// frame-pointer walk (the physical limit, for reference), against Foundation's
 /// `Thread.callStackReturnAddresses` and the Swift runtime's `Backtrace.capture()`.
 enum CaptureBenchmarks {
     /// Recurses until the stack is at least `depth` frames deep, then runs `body` there.
@@ -24,6 +26,8 @@ enum CaptureBenchmarks {
         let operations = context.quick ? 20_000 : 200_000
         for depth in [8, 32, 64] {
             var raw: [Double] = []
+            var libunwind: [Double] = []
+            var framePointers: [Double] = []
             var intern: [Double] = []
             var full: [Double] = []
             var foundation: [Double] = []
@@ -32,7 +36,13 @@ enum CaptureBenchmarks {
                 atDepth(depth + 8) {
                     withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer.self, capacity: depth) { buffer in
                         raw.append(Measure.perOperation(operations) {
-                            captured = Int(rdiag_backtrace(buffer.baseAddress!, Int32(depth)))
+                            captured = Int(rdiag_capture_stack(buffer.baseAddress!, Int32(depth)))
+                        })
+                        libunwind.append(Measure.perOperation(operations) {
+                            blackHole(rdiag_backtrace(buffer.baseAddress!, Int32(depth)))
+                        })
+                        framePointers.append(Measure.perOperation(operations) {
+                            blackHole(rdiag_frame_pointer_walk(buffer.baseAddress!, Int32(depth)))
                         })
                         buffer.withMemoryRebound(to: UInt.self) { addresses in
                             let stack = UnsafeBufferPointer(addresses)
@@ -48,10 +58,17 @@ enum CaptureBenchmarks {
                     })
                 }
             }
-            let perFrame = raw.map { $0 / Double(max(captured, 1)) }
+            let frames = Double(max(captured, 1))
             results.append(BenchmarkResult(
-                name: "capture.depth\(depth).perFrame", unit: "ns/frame", statistics: Statistics(perFrame),
-                target: .atMost(8), notes: ["framesCaptured": "\(captured)"]))
+                name: "capture.depth\(depth).perFrame", unit: "ns/frame", statistics: Statistics(raw.map { $0 / frames }),
+                target: .atMost(8), notes: ["framesCaptured": "\(captured)", "what": "rdiag_capture_stack (StackCapture)"]))
+            results.append(BenchmarkResult(
+                name: "capture.depth\(depth).libunwindPerFrame", unit: "ns/frame",
+                statistics: Statistics(libunwind.map { $0 / frames }), notes: ["what": "unw_backtrace alone"]))
+            results.append(BenchmarkResult(
+                name: "capture.depth\(depth).framePointerPerFrame", unit: "ns/frame",
+                statistics: Statistics(framePointers.map { $0 / frames }),
+                notes: ["what": "an unchecked frame-pointer walk: the physical limit, for reference"]))
             results.append(BenchmarkResult(
                 name: "capture.depth\(depth).interning", unit: "ns", statistics: Statistics(intern), target: .atMost(60)))
             results.append(BenchmarkResult(

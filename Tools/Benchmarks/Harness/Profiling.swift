@@ -61,9 +61,12 @@ enum Profiling {
                 .diagnosed("p", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
             blackHole(SchedulerBenchmarks.scheduleAndRun($0, on: scheduler))
         },
-        Case(name: "capture8", what: "rdiag_backtrace, 8 frames", operations: 2_000_000) { captureLoop(depth: 8, $0) },
-        Case(name: "capture32", what: "rdiag_backtrace, 32 frames", operations: 1_000_000) { captureLoop(depth: 32, $0) },
-        Case(name: "capture64", what: "rdiag_backtrace, 64 frames", operations: 500_000) { captureLoop(depth: 64, $0) },
+        Case(name: "capture8", what: "rdiag_capture_stack, 8 frames", operations: 2_000_000) { captureLoop(depth: 8, $0, rdiag_capture_stack) },
+        Case(name: "capture32", what: "rdiag_capture_stack, 32 frames", operations: 1_000_000) { captureLoop(depth: 32, $0, rdiag_capture_stack) },
+        Case(name: "capture64", what: "rdiag_capture_stack, 64 frames", operations: 500_000) { captureLoop(depth: 64, $0, rdiag_capture_stack) },
+        Case(name: "libunwind8", what: "unw_backtrace, 8 frames", operations: 2_000_000) { captureLoop(depth: 8, $0, rdiag_backtrace) },
+        Case(name: "libunwind32", what: "unw_backtrace, 32 frames", operations: 1_000_000) { captureLoop(depth: 32, $0, rdiag_backtrace) },
+        Case(name: "libunwind64", what: "unw_backtrace, 64 frames", operations: 500_000) { captureLoop(depth: 64, $0, rdiag_backtrace) },
     ]
 
     /// The names of ``cases``, in order.
@@ -76,12 +79,14 @@ enum Profiling {
         chosen.run(operations ?? chosen.operations)
     }
 
-    private static func captureLoop(depth: Int, _ operations: Int) {
+    private static func captureLoop(
+        depth: Int, _ operations: Int, _ walk: (UnsafeMutablePointer<UnsafeMutableRawPointer>, Int32) -> Int32
+    ) {
         CaptureBenchmarks.atDepth(depth + 8) {
             withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer.self, capacity: depth) { buffer in
                 var total = 0
                 for _ in 0..<operations {
-                    total &+= Int(rdiag_backtrace(buffer.baseAddress!, Int32(depth)))
+                    total &+= Int(walk(buffer.baseAddress!, Int32(depth)))
                 }
                 blackHole(total)
             }
