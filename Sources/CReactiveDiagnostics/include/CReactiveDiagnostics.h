@@ -85,6 +85,13 @@ int rdiag_thread_name(char *_Nonnull name, size_t capacity);
 /// A small number for the calling thread, assigned round-robin on first use (for sharding).
 uint32_t rdiag_thread_shard(void);
 
+/// The uptime clock in nanoseconds: the clock of `DispatchTime.uptimeNanoseconds`, read directly.
+uint64_t rdiag_uptime_nanoseconds(void);
+
+/// 1 when the current dispatch queue (or one it targets) has a value for `key`, as
+/// `DispatchQueue.getSpecific` tells, without the overlay's boxing.
+int rdiag_queue_has_specific(const void *_Nonnull key);
+
 /// Thread-local test attribution: the id of the test whose work this thread is doing,
 /// set by ReactiveDiagnostics around deliveries and scheduled actions (0 = none).
 uint32_t rdiag_current_test_get(void);

@@ -110,10 +110,8 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
 
     /// Schedules `action` to run as soon as possible; it is pending until it runs.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        let scheduled = probe.willSchedule()
-        base.schedule(options: options) {
-            Self.run(scheduled, action)
-        }
+        // The action object is the closure's context: no allocation beyond it per action.
+        base.schedule(options: options, probe.willSchedule(running: action).run)
     }
 
     /// Schedules `action` to run once at `date`; it is pending until it runs.
@@ -121,13 +119,11 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let scheduled = probe.willSchedule()
+        let scheduled = probe.willSchedule(running: action)
         if let due = dueUptime(of: date) {
             scheduled.expectRun(atUptimeNanoseconds: due)
         }
-        base.schedule(after: date, tolerance: tolerance, options: options) {
-            Self.run(scheduled, action)
-        }
+        base.schedule(after: date, tolerance: tolerance, options: options, scheduled.run)
     }
 
     /// Schedules `action` to run at `date` and every `interval` after; it is a live timer

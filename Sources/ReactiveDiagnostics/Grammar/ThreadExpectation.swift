@@ -42,4 +42,13 @@ public struct ThreadExpectation: Sendable, CustomStringConvertible {
         case .custom(let predicate): return predicate()
         }
     }
+
+    /// `true` for ``mainQueue``, `false` for ``offMainQueue``, `nil` for a custom expectation.
+    var mainQueueRule: Bool? {
+        switch rule {
+        case .mainQueue: return true
+        case .offMainQueue: return false
+        case .custom: return nil
+        }
+    }
 }

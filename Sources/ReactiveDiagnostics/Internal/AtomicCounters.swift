@@ -7,10 +7,18 @@ final class AtomicCounters: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<Atomic<Int>>
     let count: Int
 
-    init(count: Int) {
+    /// - Parameter isolated: Give the counters cache lines of their own (aligned and padded to
+    ///   128 bytes), for counters that one side of a hand-over writes and the other never does.
+    init(count: Int, isolated: Bool = false) {
         precondition(count > 0, "AtomicCounters needs at least one counter")
         self.count = count
-        storage = .allocate(capacity: count)
+        if isolated {
+            let bytes = (count * MemoryLayout<Atomic<Int>>.stride + 127) & ~127
+            storage = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 128)
+                .bindMemory(to: Atomic<Int>.self, capacity: count)
+        } else {
+            storage = .allocate(capacity: count)
+        }
         for index in 0..<count {
             (storage + index).initialize(to: Atomic(0))
         }

@@ -13,8 +13,9 @@ import Darwin
 /// Adapters register a resource when it comes alive (a subscription at subscribe time, a
 /// scheduled action at schedule time) and unregister it when it ends. The ledger keeps, per
 /// resource, 20 bytes: kind, label, allocation stack, test and epoch. Slots live in 16
-/// shards chosen by the calling thread, so threads registering at once rarely share a lock;
-/// per-kind live counts and peaks are atomics, totals are counted per shard.
+/// shards chosen by the registering thread, so threads registering at once rarely share a
+/// lock; a resource is ended from any thread without a lock (see `LedgerShard`). Counts are
+/// kept per shard and summed when asked for.
 ///
 /// "Allocated after checkpoint C and still alive" is one query: ``liveResources(since:)``
 /// for a serial runner, ``liveResources(test:)`` when tests run in parallel.
@@ -27,59 +28,23 @@ import Darwin
 /// assert(ledger.liveCount(of: .subscription) == 0)
 /// ```
 public final class ResourceLedger: @unchecked Sendable {
-    // Unchecked: each shard is only touched under its own mutex; the counters are atomics.
+    // Unchecked: a shard's fields are touched under its mutex, except its slots' state words
+    // and its ended counts, which are atomics.
+
+    /// What a query sees of one live resource.
     struct Slot {
         var stack: UInt32
         var label: UInt32
         var test: UInt32
-        /// Epoch while live; next free slot while free.
-        var epochOrNextFree: UInt32
-        var generation: UInt16
+        var epoch: UInt32
         var kind: UInt8
-        var isLive: Bool
-    }
-
-    /// One shard: its mutex, its slots and the registrations it counted, in memory of its own
-    /// (reached through a pointer: no reference counting, no exclusivity checks, no
-    /// copy-on-write checks on the hot path).
-    private struct Shard {
-        var mutex = pthread_mutex_t()
-        var slots: UnsafeMutablePointer<Slot>?
-        var count = 0
-        var capacity = 0
-        var freeHead: UInt32 = .max
-        /// Registrations per kind, counted under the mutex.
-        var registered: UnsafeMutablePointer<Int>
-
-        init() {
-            registered = .allocate(capacity: ResourceKind.maximumCount)
-            registered.initialize(repeating: 0, count: ResourceKind.maximumCount)
-        }
-
-        mutating func append(_ slot: Slot) -> Int {
-            if count == capacity {
-                let bigger = UnsafeMutablePointer<Slot>.allocate(capacity: max(64, capacity * 2))
-                if let slots {
-                    bigger.moveInitialize(from: slots, count: count)
-                    slots.deallocate()
-                }
-                slots = bigger
-                capacity = max(64, capacity * 2)
-            }
-            (slots! + count).initialize(to: slot)
-            count += 1
-            return count - 1
-        }
     }
 
     static let shardCount = 16
 
-    /// The shards, each padded to its own cache lines so threads on different shards never
-    /// write the same line.
+    /// The shards, each padded to its own cache lines.
     private let shards: UnsafeMutableRawPointer
-    private static let shardStride = (MemoryLayout<Shard>.stride + 127) & ~127
-    private let live = AtomicCounters(count: ResourceKind.maximumCount)
-    private let peaks = AtomicCounters(count: ResourceKind.maximumCount)
+    private static let shardStride = (MemoryLayout<LedgerShard>.stride + 127) & ~127
     private let epoch = Atomic<UInt32>(0)
     private let probes = LivenessProbes()
 
@@ -88,7 +53,7 @@ public final class ResourceLedger: @unchecked Sendable {
         shards = .allocate(byteCount: Self.shardStride * Self.shardCount, alignment: 128)
         for index in 0..<Self.shardCount {
             let shard = shard(index)
-            shard.initialize(to: Shard())
+            shard.initialize(to: LedgerShard())
             let result = pthread_mutex_init(&shard.pointee.mutex, nil)
             precondition(result == 0, "pthread_mutex_init failed with \(result)")
         }
@@ -98,21 +63,19 @@ public final class ResourceLedger: @unchecked Sendable {
         for index in 0..<Self.shardCount {
             let shard = shard(index)
             pthread_mutex_destroy(&shard.pointee.mutex)
-            shard.pointee.slots?.deallocate()
-            shard.pointee.registered.deallocate()
             shard.deinitialize(count: 1)
         }
         shards.deallocate()
     }
 
     @inline(__always)
-    private func shard(_ index: Int) -> UnsafeMutablePointer<Shard> {
-        (shards + index * Self.shardStride).assumingMemoryBound(to: Shard.self)
+    private func shard(_ index: Int) -> UnsafeMutablePointer<LedgerShard> {
+        (shards + index * Self.shardStride).assumingMemoryBound(to: LedgerShard.self)
     }
 
     /// Runs `body` on shard `index` under its mutex.
     @inline(__always)
-    private func withShard<Result>(_ index: Int, _ body: (inout Shard) -> Result) -> Result {
+    private func withShard<Result>(_ index: Int, _ body: (inout LedgerShard) -> Result) -> Result {
         let shard = shard(index)
         pthread_mutex_lock(&shard.pointee.mutex)
         defer { pthread_mutex_unlock(&shard.pointee.mutex) }
@@ -127,59 +90,59 @@ public final class ResourceLedger: @unchecked Sendable {
     /// Registers a live resource.
     ///
     /// - Returns: The token to unregister it with.
-    /// - Complexity: O(1) amortized; one shard lock, one relaxed atomic add and a relaxed load.
+    /// - Complexity: O(1) amortized; one shard lock, rarely contended (the calling thread's).
     public func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
         let currentEpoch = epoch.load(ordering: .relaxed)
-        let kindIndex = Int(kind.index)
         let (index, generation) = withShard(shardIndex) { shard -> (Int, UInt16) in
-            shard.registered[kindIndex] += 1
-            if shard.freeHead != .max {
-                let index = Int(shard.freeHead)
-                let slot = shard.slots! + index
-                shard.freeHead = slot.pointee.epochOrNextFree
-                let generation = slot.pointee.generation &+ 1
-                slot.pointee = Slot(
-                    stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
-                    generation: generation, kind: kind.index, isLive: true)
-                return (index, generation)
-            }
-            let index = shard.append(Slot(
-                stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
-                generation: 0, kind: kind.index, isLive: true))
-            return (index, 0)
+            let index = shard.takeSlot()
+            let slot = shard.slot(index)
+            let generation = LedgerState(raw: slot.pointee.state.load(ordering: .relaxed)).generation &+ 1
+            slot.pointee.stack = stack.rawValue
+            slot.pointee.label = label.id
+            slot.pointee.test = test.rawValue
+            slot.pointee.epoch = currentEpoch
+            slot.pointee.state.store(
+                LedgerState(generation: generation, kind: kind.index, phase: LedgerState.live).raw, ordering: .releasing)
+            shard.noteRegistered(Int(kind.index))
+            return (index, generation)
         }
-        peaks.raise(kindIndex, to: live.add(kindIndex, 1))
         return ResourceToken(shard: shardIndex, index: index, generation: generation)
     }
 
-    /// Unregisters a resource.
+    /// Unregisters a resource: one compare-and-swap, from any thread, without a lock.
     ///
     /// - Returns: `false` when the token was already unregistered (or is ``ResourceToken/none``).
     @discardableResult
     public func unregister(_ token: ResourceToken) -> Bool {
-        guard token.isValid, token.shard < Self.shardCount else { return false }
-        let kind = withShard(token.shard) { shard -> Int in
-            guard token.index < shard.count else { return -1 }
-            let slot = shard.slots! + token.index
-            guard slot.pointee.isLive, slot.pointee.generation == token.generation else { return -1 }
-            slot.pointee.isLive = false
-            slot.pointee.epochOrNextFree = shard.freeHead
-            shard.freeHead = UInt32(token.index)
-            return Int(slot.pointee.kind)
+        guard let slot = slot(of: token) else { return false }
+        var current = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
+        while current.phase == LedgerState.live && current.generation == token.generation {
+            let (exchanged, original) = slot.pointee.state.compareExchange(
+                expected: current.raw, desired: current.with(phase: LedgerState.ended).raw, ordering: .acquiringAndReleasing)
+            if exchanged {
+                shard(token.shard).pointee.ended.add(Int(current.kind), 1)
+                return true
+            }
+            current = LedgerState(raw: original)
         }
-        guard kind >= 0 else { return false }
-        live.add(kind, -1)
-        return true
+        return false
+    }
+
+    /// The slot `token` names, if it is one of this ledger's.
+    @inline(__always)
+    private func slot(of token: ResourceToken) -> UnsafeMutablePointer<LedgerSlot>? {
+        guard token.isValid, token.shard < Self.shardCount else { return nil }
+        let shard = shard(token.shard)
+        guard token.index < shard.pointee.count.load(ordering: .acquiring) else { return nil }
+        return shard.pointee.slot(token.index)
     }
 
     /// Whether the resource behind `token` is still registered.
     public func isLive(_ token: ResourceToken) -> Bool {
-        guard token.isValid, token.shard < Self.shardCount else { return false }
-        return withShard(token.shard) { shard in
-            token.index < shard.count && shard.slots![token.index].isLive
-                && shard.slots![token.index].generation == token.generation
-        }
+        guard let slot = slot(of: token) else { return false }
+        let state = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
+        return state.phase == LedgerState.live && state.generation == token.generation
     }
 
     /// Starts a new epoch and returns it: resources registered from now on carry it.
@@ -196,17 +159,23 @@ public final class ResourceLedger: @unchecked Sendable {
 
     /// Resources of `kind` alive now.
     public func liveCount(of kind: ResourceKind) -> Int {
-        live.load(Int(kind.index))
+        let kind = Int(kind.index)
+        return (0..<Self.shardCount).reduce(0) { total, index in
+            total + withShard(index) { $0.registered[kind] - $0.ended.load(kind) }
+        }
     }
 
     /// Resources alive now, all kinds.
     public var liveCount: Int {
-        (0..<ResourceKind.maximumCount).reduce(0) { $0 + live.load($1) }
+        (0..<ResourceKind.maximumCount).reduce(0) { $0 + liveCount(of: ResourceKind(index: UInt8($1))) }
     }
 
-    /// The most resources of `kind` alive at once.
+    /// The most resources of `kind` alive at once: exact for resources made on one thread;
+    /// summed over the threads that made them otherwise (so never less than the true peak).
     public func peakCount(of kind: ResourceKind) -> Int {
-        peaks.load(Int(kind.index))
+        (0..<Self.shardCount).reduce(0) { total, index in
+            total + withShard(index) { $0.peak[Int(kind.index)] }
+        }
     }
 
     /// Resources of `kind` ever registered.
@@ -223,14 +192,19 @@ public final class ResourceLedger: @unchecked Sendable {
         var result: [LiveResource] = []
         for shardIndex in 0..<Self.shardCount {
             withShard(shardIndex) { shard in
-                for index in 0..<shard.count {
-                    let slot = shard.slots![index]
-                    guard slot.isLive, include(slot) else { continue }
+                for index in 0..<shard.count.load(ordering: .relaxed) {
+                    let pointer = shard.slot(index)
+                    let state = LedgerState(raw: pointer.pointee.state.load(ordering: .acquiring))
+                    guard state.phase == LedgerState.live else { continue }
+                    let slot = Slot(
+                        stack: pointer.pointee.stack, label: pointer.pointee.label, test: pointer.pointee.test,
+                        epoch: pointer.pointee.epoch, kind: state.kind)
+                    guard include(slot) else { continue }
                     result.append(LiveResource(
-                        token: ResourceToken(shard: shardIndex, index: index, generation: slot.generation),
+                        token: ResourceToken(shard: shardIndex, index: index, generation: state.generation),
                         kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
                         stack: StackID(rawValue: slot.stack), test: TestIdentity(rawValue: slot.test),
-                        epoch: slot.epochOrNextFree))
+                        epoch: slot.epoch))
                 }
             }
         }
@@ -244,7 +218,7 @@ public final class ResourceLedger: @unchecked Sendable {
 
     /// Live resources registered at or after `epoch` (serial runners: one epoch per test).
     public func liveResources(since epoch: UInt32) -> [LiveResource] {
-        liveResources(where: { $0.epochOrNextFree >= epoch })
+        liveResources(where: { $0.epoch >= epoch })
     }
 
     /// Live resources attributed to `test` (parallel runners).

@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Values are bucketed by power of two with 16 linear sub-buckets each (about 6% relative
 /// resolution, like an HDR histogram with one significant digit and a bit), from 0 ns to
-/// about 292 years. Recording is three relaxed atomic adds and two running extremes.
+/// about 292 years. Recording is two relaxed atomic adds (the bucket and the sum; the count is
+/// the buckets' sum) and two running extremes (loads unless they move).
 ///
 /// ```swift
 /// let histogram = LatencyHistogram()
@@ -18,7 +19,7 @@ public final class LatencyHistogram: Sendable {
     static let bucketCount = (64 - subBucketBits + 1) * subBuckets
 
     private let buckets = AtomicCounters(count: LatencyHistogram.bucketCount)
-    private let totals = AtomicCounters(count: 4)  // count, sum, min, max
+    private let totals = AtomicCounters(count: 4)  // (unused), sum, min, max
 
     /// Creates an empty histogram.
     public init() {
@@ -50,7 +51,6 @@ public final class LatencyHistogram: Sendable {
     public func record(nanoseconds: UInt64) {
         buckets.add(Self.bucketIndex(nanoseconds), 1)
         let value = Int(clamping: nanoseconds)
-        totals.add(0, 1)
         totals.add(1, value)
         totals.lower(2, to: value)
         totals.raise(3, to: value)
@@ -58,12 +58,12 @@ public final class LatencyHistogram: Sendable {
 
     /// Samples recorded.
     public var count: Int {
-        totals.load(0)
+        (0..<Self.bucketCount).reduce(0) { $0 + buckets.load($1) }
     }
 
     /// A summary with percentiles and the non-empty buckets.
     public func summary() -> LatencySummary {
-        let count = totals.load(0)
+        let count = self.count
         guard count > 0 else { return LatencySummary() }
         var nonEmpty: [HistogramBucket] = []
         var counts: [(Int, Int)] = []

@@ -23,6 +23,11 @@ import Synchronization
 ///
 /// A probe depends on its ``DiagnosticsRecorder`` only (the engine, for adapters). Under the
 /// ``FindingPolicy/trap`` policy it traps once it is done with the action's bookkeeping.
+///
+/// The thread that schedules and the one that runs write different cache lines: what is
+/// counted when scheduling and when running are kept apart, and actions refer to their probe
+/// without reference counting, so a probe lives as long as the process (its engine lists it in
+/// the report anyway).
 public final class SchedulerProbe: Sendable {
     /// Where actions are registered and findings go (the engine, unless a test gave its own).
     public let recorder: any DiagnosticsRecorder
@@ -33,7 +38,11 @@ public final class SchedulerProbe: Sendable {
     /// Actions running longer than this are ``FindingKind/longAction``s.
     public let longActionThreshold: Duration
 
-    private let counters = AtomicCounters(count: 7)  // scheduled, executed, cancelled, long, violations, pendingOneShot, activeRepeating
+    /// Written when scheduling: scheduled, of which one-shot, of which repeating.
+    private let scheduling = AtomicCounters(count: 3, isolated: true)
+    /// Written when running or cancelling: executed, cancelled, long, violations, one-shot
+    /// actions finished (run or cancelled), repeating actions cancelled.
+    private let running = AtomicCounters(count: 6, isolated: true)
     private let latency = LatencyHistogram()
     private let duration = LatencyHistogram()
     /// Runs per thread: one counter per thread number (see `rdiag_thread_shard`), so counting a
@@ -42,6 +51,9 @@ public final class SchedulerProbe: Sendable {
     private let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
     static let threadSlots = 64
     private let longThresholdNanos: UInt64
+    /// `true` for ``ThreadExpectation/mainQueue``, `false` for ``ThreadExpectation/offMainQueue``,
+    /// `nil` otherwise.
+    private let expectsMainQueue: Bool?
 
     /// Creates a probe that records to `recorder`. Adapters use
     /// ``DiagnosticsEngine/makeSchedulerProbe(label:expectation:longActionThreshold:)``, which
@@ -53,43 +65,86 @@ public final class SchedulerProbe: Sendable {
         self.recorder = recorder
         self.label = label
         self.expectation = expectation
+        expectsMainQueue = expectation?.mainQueueRule
         self.longActionThreshold = longActionThreshold
         let (seconds, attoseconds) = longActionThreshold.components
         longThresholdNanos = UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000)
+        Self.everyProbe.withLock { $0.append(self) }
     }
+
+    /// Every probe made: actions refer to their probe without counting references, so none is
+    /// ever released.
+    private static let everyProbe = LockedValue([SchedulerProbe]())
 
     /// An action is being scheduled. Captures the scheduling stack and registers the action
     /// as live (``ResourceKind/timer`` when `repeating`).
     public func willSchedule(repeating: Bool = false) -> ScheduledAction {
-        counters.add(0, 1)
+        schedule(repeating: repeating, body: Self.nothing)
+    }
+
+    /// The work of an action whose adapter runs the work itself.
+    private static let nothing: @Sendable () -> Void = {}
+
+    /// A one-shot action that carries `work`: hand its ``ScheduledAction/run()`` to the wrapped
+    /// scheduler (the action is then the only object the wrapper adds per action).
+    ///
+    /// ```swift
+    /// let action = probe.willSchedule(running: work)
+    /// queue.async(execute: action.run)
+    /// ```
+    public func willSchedule(running work: @escaping () -> Void) -> ScheduledAction {
+        schedule(repeating: false, body: work)
+    }
+
+    @inline(__always)
+    private func schedule(repeating: Bool, body: @escaping () -> Void) -> ScheduledAction {
+        scheduling.add(0, 1)
+        scheduling.add(repeating ? 2 : 1, 1)
         let resource = recorder.register(repeating ? .timer : .scheduledAction, label: label, stack: nil, test: nil)
-        counters.add(repeating ? 6 : 5, 1)
         return ScheduledAction(
             probe: self, stack: resource.stack, test: resource.test, token: resource.token, isRepeating: repeating,
-            enqueuedAt: DispatchTime.now().uptimeNanoseconds)
+            enqueuedAt: rdiag_uptime_nanoseconds(), body: body)
     }
 
     /// The action is starting on the current thread. Records latency and the thread, and
     /// checks the expectation. Pass the result to ``didRun(_:_:)``.
     public func willRun(_ action: ScheduledAction) -> ActionRun {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = rdiag_uptime_nanoseconds()
         let reference = action.claimRun(at: now)
         latency.record(nanoseconds: now &- reference)
-        counters.add(1, 1)
-        let onMain = MainQueue.isCurrent
-        noteThread(onMain: onMain)
+        running.add(0, 1)
+        var onMain: Bool?  // asked at most once: the main-queue check is a queue lookup
+        noteThread(onMain: &onMain)
         var trap = PendingTrap()
-        if let expectation, !expectation.isSatisfied() {
-            counters.add(4, 1)
-            trap.note(recorder.report(FindingDraft(
-                kind: .wrongThread,
-                message: "scheduler '\(label.name)' ran an action off the \(expectation); it was scheduled from the allocation stack shown",
-                label: label.name, resourceKind: action.isRepeating ? .timer : .scheduledAction, test: action.test,
-                allocationStack: action.stack, details: ["expected": expectation.description, "event": "action"])))
+        if !expectationMet(onMain: &onMain) {
+            reportWrongThread(action, &trap)
         }
         let previous = action.test.isKnown ? TestIdentity.enterThreadTest(action.test) : 0
         trap.fire(recorder)
         return ActionRun(startedAt: now, previousTest: previous)
+    }
+
+    /// Whether the calling thread is where actions must run (the main-queue rules without
+    /// copying the expectation).
+    @inline(__always)
+    private func expectationMet(onMain: inout Bool?) -> Bool {
+        if let wantsMainQueue = expectsMainQueue {
+            let isMain = onMain ?? MainQueue.isCurrent
+            onMain = isMain
+            return isMain == wantsMainQueue
+        }
+        return expectation?.isSatisfied() ?? true
+    }
+
+    @inline(never)
+    private func reportWrongThread(_ action: ScheduledAction, _ trap: inout PendingTrap) {
+        guard let expectation else { return }
+        running.add(3, 1)
+        trap.note(recorder.report(FindingDraft(
+            kind: .wrongThread,
+            message: "scheduler '\(label.name)' ran an action off the \(expectation); it was scheduled from the allocation stack shown",
+            label: label.name, resourceKind: action.isRepeating ? .timer : .scheduledAction, test: action.test,
+            allocationStack: action.stack, details: ["expected": expectation.description, "event": "action"])))
     }
 
     /// The action returned.
@@ -97,11 +152,11 @@ public final class SchedulerProbe: Sendable {
         if action.test.isKnown {
             TestIdentity.leaveThreadTest(run.previousTest)
         }
-        let elapsed = DispatchTime.now().uptimeNanoseconds &- run.startedAt
+        let elapsed = rdiag_uptime_nanoseconds() &- run.startedAt
         duration.record(nanoseconds: elapsed)
         var trap = PendingTrap()
         if elapsed > longThresholdNanos {
-            counters.add(3, 1)
+            running.add(2, 1)
             trap.note(recorder.report(FindingDraft(
                 kind: .longAction,
                 message: "scheduler '\(label.name)' ran an action for \(Self.milliseconds(elapsed)) ms, longer than the \(Self.milliseconds(longThresholdNanos)) ms threshold: it blocked the queue",
@@ -110,7 +165,7 @@ public final class SchedulerProbe: Sendable {
                 details: ["durationNanos": "\(elapsed)", "thresholdNanos": "\(longThresholdNanos)"])))
         }
         if !action.isRepeating, action.finish() {
-            counters.add(5, -1)
+            running.add(4, 1)
             recorder.unregister(action.token)
         }
         trap.fire(recorder)
@@ -119,17 +174,19 @@ public final class SchedulerProbe: Sendable {
     /// The action (or repeating action) was cancelled.
     public func didCancel(_ action: ScheduledAction) {
         guard action.finish() else { return }
-        counters.add(2, 1)
-        counters.add(action.isRepeating ? 6 : 5, -1)
+        running.add(1, 1)
+        running.add(action.isRepeating ? 5 : 4, 1)
         recorder.unregister(action.token)
     }
 
-    private func noteThread(onMain: Bool) {
+    private func noteThread(onMain: inout Bool?) {
         let slot = Int(rdiag_thread_shard()) % Self.threadSlots
         if threadRuns.add(slot, 1) == 1 {
+            let isMain = onMain ?? MainQueue.isCurrent
+            onMain = isMain
             let info = ThreadInfo.current
-            let name = onMain ? "main queue" : info.name.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
-            threadNames.withLock { $0[slot] = (name, onMain) }
+            let name = isMain ? "main queue" : info.name.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
+            threadNames.withLock { $0[slot] = (name, isMain) }
         }
     }
 
@@ -150,63 +207,10 @@ public final class SchedulerProbe: Sendable {
             merged[name, default: ThreadCount(thread: name, isMainQueue: isMainQueue, count: 0)].count += runs
         }
         return SchedulerSummary(
-            label: label.name, scheduled: counters.load(0), executed: counters.load(1), cancelled: counters.load(2),
-            pending: max(counters.load(5), 0), activeRepeating: max(counters.load(6), 0),
-            longActions: counters.load(3), threadViolations: counters.load(4), expectation: expectation?.description,
+            label: label.name, scheduled: scheduling.load(0), executed: running.load(0), cancelled: running.load(1),
+            pending: max(scheduling.load(1) - running.load(4), 0), activeRepeating: max(scheduling.load(2) - running.load(5), 0),
+            longActions: running.load(2), threadViolations: running.load(3), expectation: expectation?.description,
             latency: latency.summary(), duration: duration.summary(),
             threads: merged.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.thread < $1.thread })
     }
-}
-
-/// One scheduled action, as tracked by a ``SchedulerProbe``.
-public final class ScheduledAction: Sendable {
-    /// The probe that tracks it.
-    public let probe: SchedulerProbe
-    /// Where it was scheduled.
-    public let stack: StackID
-    /// The test that scheduled it.
-    public let test: TestIdentity
-    /// Its ledger token.
-    public let token: ResourceToken
-    /// Whether it repeats.
-    public let isRepeating: Bool
-    private let reference: Atomic<UInt64>
-    private let done = Atomic<Bool>(false)
-
-    init(probe: SchedulerProbe, stack: StackID, test: TestIdentity, token: ResourceToken, isRepeating: Bool, enqueuedAt: UInt64) {
-        self.probe = probe
-        self.stack = stack
-        self.test = test
-        self.token = token
-        self.isRepeating = isRepeating
-        reference = Atomic(enqueuedAt)
-    }
-
-    /// Sets the time the next run is expected (for delayed and repeating actions the
-    /// latency is measured from the due time, not the enqueue time).
-    public func expectRun(atUptimeNanoseconds due: UInt64) {
-        reference.store(due, ordering: .relaxed)
-    }
-
-    /// Returns the reference time for this run's latency.
-    func claimRun(at now: UInt64) -> UInt64 {
-        let due = reference.load(ordering: .relaxed)
-        return min(due, now)
-    }
-
-    /// Marks it finished; `true` for the first caller only.
-    func finish() -> Bool {
-        !done.exchange(true, ordering: .acquiringAndReleasing)
-    }
-
-    /// Whether it has run (one-shot) or been cancelled.
-    public var isFinished: Bool {
-        done.load(ordering: .relaxed)
-    }
-}
-
-/// What ``SchedulerProbe/willRun(_:)`` hands to ``SchedulerProbe/didRun(_:_:)``.
-public struct ActionRun: Sendable {
-    let startedAt: UInt64
-    let previousTest: UInt32
 }

@@ -26,9 +26,13 @@ public enum MainQueue {
         _ = installed
     }
 
+    /// The key as Dispatch knows it (what `getSpecific` passes to `dispatch_get_specific`): an
+    /// address only compared, never dereferenced.
+    private nonisolated(unsafe) static let keyPointer = UnsafeRawPointer(Unmanaged.passUnretained(key).toOpaque())
+
     /// Whether the caller is running on the main queue (or the process's initial thread).
     public static var isCurrent: Bool {
         _ = installed
-        return DispatchQueue.getSpecific(key: key) != nil || rdiag_is_process_main_thread() != 0
+        return rdiag_is_process_main_thread() != 0 || rdiag_queue_has_specific(keyPointer) != 0
     }
 }
