@@ -63,7 +63,7 @@ let package = Package(
         // MARK: Adapters
         .target(
             name: "CombineDiagnostics",
-            dependencies: ["ReactiveDiagnostics"] + openCombine,
+            dependencies: ["ReactiveDiagnostics", "CReactiveDiagnostics"] + openCombine,
             swiftSettings: swiftSettings
         ),
         .target(

@@ -9,8 +9,9 @@
 #include <sys/syscall.h>
 #endif
 
-static _Thread_local uint32_t current_test = 0;
-static _Thread_local uint32_t thread_shard = 0;
+static _Thread_local uint32_t current_test __attribute__((tls_model("initial-exec"))) = 0;
+static _Thread_local uint32_t thread_shard __attribute__((tls_model("initial-exec"))) = 0;
+static _Thread_local void *hook_state __attribute__((tls_model("initial-exec"))) = NULL;
 static uint32_t next_shard = 0;
 
 uint32_t rdiag_thread_shard(void) {
@@ -22,6 +23,10 @@ uint32_t rdiag_thread_shard(void) {
 }
 
 uint32_t rdiag_current_test_get(void) { return current_test; }
+
+void *rdiag_hook_state_get(void) { return hook_state; }
+
+void rdiag_hook_state_set(void *state) { hook_state = state; }
 
 void rdiag_current_test_set(uint32_t test) { current_test = test; }
 
@@ -36,7 +41,7 @@ uint64_t rdiag_thread_id(void) {
 }
 
 uint64_t rdiag_thread_id_cached(void) {
-    static _Thread_local uint64_t cached = 0;
+    static _Thread_local uint64_t cached __attribute__((tls_model("initial-exec"))) = 0;
     if (cached == 0) {
         cached = rdiag_thread_id();
     }
@@ -71,7 +76,7 @@ int rdiag_thread_name_of(uint64_t thread_id, char *name, size_t capacity) {
 int rdiag_is_process_main_thread(void) {
 #if defined(__linux__)
     // A thread's answer never changes: ask the kernel once per thread, not on every check.
-    static _Thread_local int cached = -1;
+    static _Thread_local int cached __attribute__((tls_model("initial-exec"))) = -1;
     if (cached < 0) {
         cached = syscall(SYS_gettid) == getpid();
     }

@@ -92,6 +92,11 @@ uint64_t rdiag_uptime_nanoseconds(void);
 /// `DispatchQueue.getSpecific` tells, without the overlay's boxing.
 int rdiag_queue_has_specific(const void *_Nonnull key);
 
+/// A thread-local pointer for CombineDiagnostics' per-thread hook state (read on every hook
+/// event: a plain thread-local read instead of `pthread_getspecific`).
+void *_Nullable rdiag_hook_state_get(void);
+void rdiag_hook_state_set(void *_Nullable state);
+
 /// Thread-local test attribution: the id of the test whose work this thread is doing,
 /// set by ReactiveDiagnostics around deliveries and scheduled actions (0 = none).
 uint32_t rdiag_current_test_get(void);

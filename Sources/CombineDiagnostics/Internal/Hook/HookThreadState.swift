@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CReactiveDiagnostics
 import OpenCombineShim
 import ReactiveDiagnostics
 
@@ -54,6 +55,7 @@ struct HookThreadState {
             #else
             guard let state = pointer?.assumingMemoryBound(to: HookThreadState.self) else { return }
             #endif
+            rdiag_hook_state_set(nil)
             state.deinitialize(count: 1)
             state.deallocate()
         }
@@ -62,16 +64,17 @@ struct HookThreadState {
     }()
 
     /// The calling thread's state for `session`, created on first use and freed when the
-    /// thread exits.
+    /// thread exits (the pthread key's destructor; reads go through a plain thread-local).
     @inline(__always)
     static func current(session: UInt64) -> UnsafeMutablePointer<HookThreadState> {
         let state: UnsafeMutablePointer<HookThreadState>
-        if let raw = pthread_getspecific(key) {
+        if let raw = rdiag_hook_state_get() {
             state = raw.assumingMemoryBound(to: HookThreadState.self)
         } else {
             state = .allocate(capacity: 1)
             state.initialize(to: HookThreadState())
             pthread_setspecific(key, state)
+            rdiag_hook_state_set(state)
         }
         if state.pointee.session != session {
             state.pointee.reset(session: session)
