@@ -105,6 +105,7 @@ let package = Package(
             name: "reactive-diag-benchmark",
             dependencies: [
                 "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool",
+                "_ReactiveDiagnosticsProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + openCombine,
             path: "Tools/Benchmarks",

@@ -29,8 +29,18 @@ count() {
 }
 single="$(count "$operations" "$out/$case_name.1.out")"
 double="$(count "$((operations * 2))" "$out/$case_name.out")"
+# Calls to malloc, from callgrind's call graph: the callers of malloc and how often each called.
+mallocs() {
+    callgrind_annotate --tree=caller --threshold=100 "$1" 2>/dev/null | awk '
+        /^$/ { if (found) { print total; exit } total = 0; next }
+        /\*  .*malloc\.c:malloc / { found = 1 }
+        /</ { if (match($0, /\(([0-9,]+)x\)/)) { count = substr($0, RSTART + 1, RLENGTH - 3); gsub(",", "", count); total += count } }
+        END { if (!found) print 0 }'
+}
 awk -v a="$single" -v b="$double" -v n="$operations" -v name="$case_name" \
-    'BEGIN { printf "%s: %.1f instructions/operation (callgrind, %d vs %d operations)\n", name, (b - a) / n, n, 2 * n }'
+    -v ma="$(mallocs "$out/$case_name.1.out")" -v mb="$(mallocs "$out/$case_name.out")" \
+    'BEGIN { printf "%s: %.1f instructions/operation, %.2f mallocs/operation (callgrind, %d vs %d operations)\n",
+                    name, (b - a) / n, (mb - ma) / n, n, 2 * n }'
 # With TOP=n: the n functions whose own instructions per operation grew most.
 if [ -n "${TOP:-}" ]; then
     per_function() { callgrind_annotate --threshold=100 "$1" 2>/dev/null | sed -nE 's/^ *([0-9,]+) \([ 0-9.]+%\)  (.*)$/\1\t\2/p' | tr -d ','; }

@@ -20,6 +20,8 @@ public struct SubprocessResult: Sendable {
     public var standardOutput: Data
     /// Everything it wrote to standard error.
     public var standardError: Data
+    /// The most memory it had resident at once, in bytes (0 where the system does not say).
+    public var peakResidentBytes: Int = 0
 }
 
 /// Runs helper programs (llvm-symbolizer, child test processes) reliably.
@@ -29,7 +31,7 @@ public struct SubprocessResult: Sendable {
 /// - The child starts with `posix_spawn`, with the default signal mask and dispositions (a
 ///   child spawned from a dispatch worker thread would otherwise inherit blocked signals).
 /// - Input and output go through temporary files: no pipe can fill up and deadlock.
-/// - The child is reaped with `waitpid` by a thread of its own. Foundation's `Process` on Linux
+/// - The child is reaped with `wait4` (which also reports its peak memory) by a thread of its own. Foundation's `Process` on Linux
 ///   can miss the exit of a child when several end at once, and `waitUntilExit` then never
 ///   returns; this never depends on it.
 /// - A timeout kills the child with `SIGKILL`.
@@ -58,7 +60,7 @@ public enum Subprocess {
         let job = try Job(
             executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
             input: input, standardOutputClosed: standardOutputClosed)
-        let status: (Int32, Bool) = await withCheckedContinuation { continuation in
+        let status: (Int32, Bool, Int) = await withCheckedContinuation { continuation in
             let reaper = Thread { continuation.resume(returning: job.waitForExit(timeout: timeout)) }
             reaper.name = "Subprocess waitpid"
             reaper.start()
@@ -144,7 +146,7 @@ private final class Job: @unchecked Sendable {
 
     /// Blocks until the child ends (killing it after `timeout` seconds); returns the raw wait
     /// status and whether the timeout fired.
-    func waitForExit(timeout: Double) -> (Int32, Bool) {
+    func waitForExit(timeout: Double) -> (Int32, Bool, Int) {
         let killed = KillSwitch()
         let pid = self.pid
         let timer = DispatchWorkItem {
@@ -153,12 +155,18 @@ private final class Job: @unchecked Sendable {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         timer.cancel()
-        return (status, killed.fired)
+        #if canImport(Darwin)
+        let peak = Int(usage.ru_maxrss)            // bytes on Darwin
+        #else
+        let peak = Int(usage.ru_maxrss) * 1_024    // kilobytes on Linux
+        #endif
+        return (status, killed.fired, peak)
     }
 
-    func finish(status: (Int32, Bool)) -> SubprocessResult {
+    func finish(status: (Int32, Bool, Int)) -> SubprocessResult {
         defer { try? FileManager.default.removeItem(at: directory) }
         // WIFSIGNALED, WTERMSIG and WEXITSTATUS, spelled out (they are C macros).
         let signal = status.0 & 0x7f
@@ -166,7 +174,7 @@ private final class Job: @unchecked Sendable {
         return SubprocessResult(
             status: crashed ? signal : (status.0 >> 8) & 0xff, crashed: crashed, timedOut: status.1,
             standardOutput: FileManager.default.contents(atPath: stdoutPath) ?? Data(),
-            standardError: FileManager.default.contents(atPath: stderrPath) ?? Data())
+            standardError: FileManager.default.contents(atPath: stderrPath) ?? Data(), peakResidentBytes: status.2)
     }
 }
 

@@ -19,7 +19,7 @@ struct Benchmarks: ParsableCommand {
             Build with -c release: a debug build's figures mean nothing. Docs/Performance.md explains each case.
             """)
 
-    /// The suites, in the order they run.
+    /// The suites, in the order they run (`suites` runs whole test suites: what a user feels).
     static let suites: [(name: String, run: @Sendable (BenchmarkContext) -> [BenchmarkResult])] = [
         ("capture", CaptureBenchmarks.run),
         ("ledger", LedgerBenchmarks.run),
@@ -27,6 +27,7 @@ struct Benchmarks: ParsableCommand {
         ("combine", CombineBenchmarks.run),
         ("scheduler", SchedulerBenchmarks.run),
         ("report", ReportBenchmarks.run),
+        ("suites", SuiteBenchmarks.run),
     ]
 
     @Flag(help: "Fewer operations and 3 repetitions: a smoke run, not figures to quote.")
