@@ -12,6 +12,7 @@
 static _Thread_local uint32_t current_test __attribute__((tls_model("initial-exec"))) = 0;
 static _Thread_local uint32_t thread_shard __attribute__((tls_model("initial-exec"))) = 0;
 static _Thread_local void *hook_state __attribute__((tls_model("initial-exec"))) = NULL;
+static _Thread_local void *recent_labels __attribute__((tls_model("initial-exec"))) = NULL;
 static uint32_t next_shard = 0;
 
 uint32_t rdiag_thread_shard(void) {
@@ -27,6 +28,10 @@ uint32_t rdiag_current_test_get(void) { return current_test; }
 void *rdiag_hook_state_get(void) { return hook_state; }
 
 void rdiag_hook_state_set(void *state) { hook_state = state; }
+
+void *rdiag_recent_labels_get(void) { return recent_labels; }
+
+void rdiag_recent_labels_set(void *labels) { recent_labels = labels; }
 
 void rdiag_current_test_set(uint32_t test) { current_test = test; }
 

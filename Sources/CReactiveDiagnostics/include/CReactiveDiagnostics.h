@@ -97,6 +97,10 @@ int rdiag_queue_has_specific(const void *_Nonnull key);
 void *_Nullable rdiag_hook_state_get(void);
 void rdiag_hook_state_set(void *_Nullable state);
 
+/// A thread-local pointer for the labels the thread interned last (ReactiveDiagnostics).
+void *_Nullable rdiag_recent_labels_get(void);
+void rdiag_recent_labels_set(void *_Nullable labels);
+
 /// Thread-local test attribution: the id of the test whose work this thread is doing,
 /// set by ReactiveDiagnostics around deliveries and scheduled actions (0 = none).
 uint32_t rdiag_current_test_get(void);

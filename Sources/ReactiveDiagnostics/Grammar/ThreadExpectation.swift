@@ -12,9 +12,24 @@ public struct ThreadExpectation: Sendable, CustomStringConvertible {
         case custom(@Sendable () -> Bool)
     }
 
-    private let rule: Rule
+    /// The rule and its description, shared: copying an expectation (or a contract holding
+    /// one, once per subscription) is one reference count, not a string's and a closure's.
+    private final class Storage: Sendable {
+        let rule: Rule
+        let description: String
+
+        init(rule: Rule, description: String) {
+            self.rule = rule
+            self.description = description
+        }
+    }
+
+    private let storage: Storage
+
+    private var rule: Rule { storage.rule }
+
     /// A short description used in findings, for example `main queue`.
-    public let description: String
+    public var description: String { storage.description }
 
     /// Work must run on the main queue (see ``MainQueue``).
     public static let mainQueue = ThreadExpectation(rule: .mainQueue, description: "main queue")
@@ -30,8 +45,7 @@ public struct ThreadExpectation: Sendable, CustomStringConvertible {
     }
 
     private init(rule: Rule, description: String) {
-        self.rule = rule
-        self.description = description
+        storage = Storage(rule: rule, description: description)
     }
 
     /// Whether the calling thread satisfies the expectation.

@@ -66,7 +66,10 @@ struct LedgerShard: ~Copyable {
     var retiredTables: [UnsafeMutablePointer<UnsafeMutablePointer<LedgerSlot>?>] = []
     /// Slots handed out so far (indices below it are in allocated chunks).
     let count = Atomic<Int>(0)
-    var free: [UInt32] = []
+    /// Reclaimed slots, a stack.
+    var free: UnsafeMutablePointer<UInt32>
+    var freeCount = 0
+    var freeCapacity = 64
     var nextSweep = 64
     /// Per kind, under the mutex: registered, the most alive at once, and the ended count as
     /// last read (it only grows, so an older value can only overstate what is alive).
@@ -87,6 +90,7 @@ struct LedgerShard: ~Copyable {
         endedSeen = .allocate(capacity: ResourceKind.maximumCount)
         endedSeen.initialize(repeating: 0, count: ResourceKind.maximumCount)
         ended = AtomicCounters(count: ResourceKind.maximumCount, isolated: true)
+        free = .allocate(capacity: 64)
     }
 
     deinit {
@@ -102,6 +106,7 @@ struct LedgerShard: ~Copyable {
         for retired in retiredTables {
             retired.deallocate()
         }
+        free.deallocate()
         registered.deallocate()
         peak.deallocate()
         endedSeen.deallocate()
@@ -116,15 +121,18 @@ struct LedgerShard: ~Copyable {
     // MARK: Under the mutex
 
     /// A slot to register into: a reclaimed one, or a new one.
+    @inline(__always)
     mutating func takeSlot() -> Int {
-        if let index = free.popLast() {
-            return Int(index)
+        if freeCount > 0 {
+            freeCount -= 1
+            return Int(free[freeCount])
         }
         let used = count.load(ordering: .relaxed)
         if used >= nextSweep {
             reclaimEnded(used)
-            if let index = free.popLast() {
-                return Int(index)
+            if freeCount > 0 {
+                freeCount -= 1
+                return Int(free[freeCount])
             }
         }
         return appendSlot(used)
@@ -138,10 +146,18 @@ struct LedgerShard: ~Copyable {
             let state = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
             if state.phase == LedgerState.ended {
                 slot.pointee.state.store(state.with(phase: LedgerState.free).raw, ordering: .relaxed)
-                free.append(UInt32(index))
+                if freeCount == freeCapacity {
+                    let bigger = UnsafeMutablePointer<UInt32>.allocate(capacity: freeCapacity * 2)
+                    bigger.moveInitialize(from: free, count: freeCount)
+                    free.deallocate()
+                    free = bigger
+                    freeCapacity *= 2
+                }
+                free[freeCount] = UInt32(index)
+                freeCount += 1
             }
         }
-        nextSweep = free.count >= used / 4 ? used : used * 2
+        nextSweep = freeCount >= used / 4 ? used : used * 2
     }
 
     private mutating func appendSlot(_ used: Int) -> Int {
