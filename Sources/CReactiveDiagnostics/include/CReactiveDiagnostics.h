@@ -101,6 +101,10 @@ void rdiag_hook_state_set(void *_Nullable state);
 void *_Nullable rdiag_recent_labels_get(void);
 void rdiag_recent_labels_set(void *_Nullable labels);
 
+/// A thread-local pointer for the thread's pool of scheduled actions (ReactiveDiagnostics).
+void *_Nullable rdiag_action_pool_get(void);
+void rdiag_action_pool_set(void *_Nullable pool);
+
 /// Thread-local test attribution: the id of the test whose work this thread is doing,
 /// set by ReactiveDiagnostics around deliveries and scheduled actions (0 = none).
 uint32_t rdiag_current_test_get(void);

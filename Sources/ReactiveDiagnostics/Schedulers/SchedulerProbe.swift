@@ -79,11 +79,13 @@ public final class SchedulerProbe: Sendable {
     /// An action is being scheduled. Captures the scheduling stack and registers the action
     /// as live (``ResourceKind/timer`` when `repeating`).
     public func willSchedule(repeating: Bool = false) -> ScheduledAction {
-        schedule(repeating: repeating, body: Self.nothing)
+        scheduling.add(0, 1)
+        scheduling.add(repeating ? 2 : 1, 1)
+        let resource = recorder.register(repeating ? .timer : .scheduledAction, label: label, stack: nil, test: nil)
+        return ScheduledAction(
+            probe: self, stack: resource.stack, test: resource.test, token: resource.token, isRepeating: repeating,
+            enqueuedAt: rdiag_uptime_nanoseconds(), body: nil)
     }
-
-    /// The work of an action whose adapter runs the work itself.
-    private static let nothing: @Sendable () -> Void = {}
 
     /// A one-shot action that carries `work`: hand its ``ScheduledAction/run()`` to the wrapped
     /// scheduler (the action is then the only object the wrapper adds per action).
@@ -93,17 +95,12 @@ public final class SchedulerProbe: Sendable {
     /// queue.async(execute: action.run)
     /// ```
     public func willSchedule(running work: @escaping () -> Void) -> ScheduledAction {
-        schedule(repeating: false, body: work)
-    }
-
-    @inline(__always)
-    private func schedule(repeating: Bool, body: @escaping () -> Void) -> ScheduledAction {
         scheduling.add(0, 1)
-        scheduling.add(repeating ? 2 : 1, 1)
-        let resource = recorder.register(repeating ? .timer : .scheduledAction, label: label, stack: nil, test: nil)
-        return ScheduledAction(
-            probe: self, stack: resource.stack, test: resource.test, token: resource.token, isRepeating: repeating,
-            enqueuedAt: rdiag_uptime_nanoseconds(), body: body)
+        scheduling.add(1, 1)
+        let resource = recorder.register(.scheduledAction, label: label, stack: nil, test: nil)
+        return ScheduledAction.make(
+            probe: self, stack: resource.stack, test: resource.test, token: resource.token,
+            enqueuedAt: rdiag_uptime_nanoseconds(), body: work)
     }
 
     /// The action is starting on the current thread. Records latency and the thread, and
