@@ -149,7 +149,9 @@ public final class SchedulerProbe: Sendable {
         if action.test.isKnown {
             TestIdentity.leaveThreadTest(run.previousTest)
         }
-        let elapsed = rdiag_uptime_nanoseconds() &- run.startedAt
+        let now = rdiag_uptime_nanoseconds()
+        // The clock is re-anchored every millisecond and may step back a fraction of a microsecond.
+        let elapsed = now > run.startedAt ? now - run.startedAt : 0
         duration.record(nanoseconds: elapsed)
         var trap = PendingTrap()
         if elapsed > longThresholdNanos {

@@ -1,0 +1,28 @@
+import CReactiveDiagnostics
+import Dispatch
+import Testing
+
+/// The scheduler probes' clock (the time-stamp counter where the kernel's clock source is the
+/// TSC) reads Dispatch's uptime: what adapters compute due times with.
+@Suite("Uptime clock")
+struct UptimeClockTests {
+    @Test func readsDispatchsUptime() {
+        for _ in 0..<1_000 {
+            let before = DispatchTime.now().uptimeNanoseconds
+            let ours = rdiag_uptime_nanoseconds()
+            let after = DispatchTime.now().uptimeNanoseconds
+            // Within a millisecond either side (re-anchoring bounds any drift far below that).
+            #expect(ours + 1_000_000 >= before && ours <= after + 1_000_000, "\(before) \(ours) \(after)")
+        }
+    }
+
+    @Test func advancesWithDispatchsUptime() {
+        let start = (ours: rdiag_uptime_nanoseconds(), dispatch: DispatchTime.now().uptimeNanoseconds)
+        var spin = 0
+        while DispatchTime.now().uptimeNanoseconds - start.dispatch < 5_000_000 { spin &+= 1 }
+        let end = (ours: rdiag_uptime_nanoseconds(), dispatch: DispatchTime.now().uptimeNanoseconds)
+        let ours = Double(end.ours - start.ours)
+        let dispatch = Double(end.dispatch - start.dispatch)
+        #expect(abs(ours - dispatch) < 1_000_000, "ours advanced \(ours) ns, Dispatch's \(dispatch) ns")
+    }
+}
