@@ -195,4 +195,54 @@ struct ResourceLedgerTests {
         ledger.sweep()
         #expect(ledger.liveCount(of: .subscription) == 0)
     }
+
+    @Test func heldResourcesEndWhenTheLedgerHoldsTheLastReference() {
+        final class Storage {}
+        let ledger = ResourceLedger()
+        var storage: Storage? = Storage()
+        var others: [Storage] = []
+        let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+        ledger.hold(token, object: storage!)
+        for _ in 0..<3 {
+            let other = Storage()
+            others.append(other)
+            ledger.hold(ledger.register(kind: .subscription, label: label, stack: .none, test: .none), object: other)
+        }
+        #expect(ledger.watchedObject(token) === storage)
+        #expect(ledger.heldResource(for: storage!)?.token == token)
+        #expect(ledger.sweep() == 0)
+        storage = nil
+        #expect(ledger.sweep() == 1)
+        #expect(!ledger.isLive(token) && ledger.watchedObject(token) == nil)
+        others.removeFirst()
+        #expect(ledger.sweep() == 1)
+        #expect(ledger.liveCount(of: .subscription) == 2 && ledger.watchedCount == 2)
+        others.removeAll()
+        #expect(ledger.sweep() == 2)
+        #expect(ledger.watchedCount == 0)
+    }
+
+    @Test func releasedObjectsOfARecycledPoolAreHandedOutAgain() {
+        final class Storage {}
+        let ledger = ResourceLedger()
+        let pool = ObjectIdentifier(Storage.self)
+        ledger.recycle(pool, keeping: 2)
+        #expect(ledger.takeReleased(from: pool) == nil)
+        var storages: [Storage] = (0..<3).map { _ in Storage() }
+        let identities = storages.map(ObjectIdentifier.init)
+        for storage in storages {
+            ledger.hold(ledger.register(kind: .subscription, label: label, stack: .none, test: .none), object: storage, pool: pool)
+        }
+        let unpooled = Storage()
+        ledger.hold(ledger.register(kind: .subscription, label: label, stack: .none, test: .none), object: unpooled)
+        storages.removeAll()
+        #expect(ledger.sweep() == 3)
+        // Two kept (the pool's capacity), the third released; the unpooled one is still held.
+        let first = ledger.takeReleased(from: pool)
+        let second = ledger.takeReleased(from: pool)
+        #expect(first != nil && second != nil && ledger.takeReleased(from: pool) == nil)
+        #expect([first, second].allSatisfy { $0.map { identities.contains(ObjectIdentifier($0)) } == true })
+        #expect(ledger.takeReleased(from: ObjectIdentifier(ResourceLedger.self)) == nil)
+        #expect(ledger.liveCount(of: .subscription) == 1)
+    }
 }

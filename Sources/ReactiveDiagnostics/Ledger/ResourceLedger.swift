@@ -48,6 +48,7 @@ public final class ResourceLedger: Sendable {
     private let registered = AtomicCounters(count: ResourceKind.maximumCount)
     private let epoch = Atomic<UInt32>(0)
     private let probes = LivenessProbes()
+    private let held = HeldObjects()
 
     /// Creates an empty ledger.
     public init() {}
@@ -193,35 +194,112 @@ public final class ResourceLedger: Sendable {
         probes.remove(token)
     }
 
-    /// The object a live resource is tied to by ``watch(_:object:)``, while it is alive (for
-    /// explaining what keeps a leaked resource alive; `nil` when it is gone or never watched).
-    public func watchedObject(_ token: ResourceToken) -> AnyObject? {
-        probes.object(token)
-    }
-
-    /// Resources tied to objects by ``watch(_:object:)`` and not swept yet.
-    public var watchedCount: Int {
-        probes.count
-    }
-
-    /// Unregisters watched resources whose objects are gone. Returns how many.
+    /// Ties a registered resource to `object`, which the ledger keeps: the resource ends at
+    /// the first ``sweep()`` that finds the ledger holding the last reference to it. The object
+    /// must be a native Swift object (an instance of a Swift class, or an array's storage).
     ///
-    /// Test checkpoints and report building sweep; between them, the live counts of watched
+    /// Cheaper than ``watch(_:object:)`` (a retain instead of a weak reference), but the object
+    /// lives until that sweep: only for objects whose deinit does nothing of consequence, such
+    /// as the storage of an array a framework's closure captures (the RxSwift hooks' case).
+    ///
+    /// - Parameter pool: Where the object goes once released, if ``recycle(_:keeping:)`` asked
+    ///   to keep that pool's objects (else it is released at the sweep).
+    public func hold(_ token: ResourceToken, object: AnyObject, pool: ObjectIdentifier? = nil) {
+        held.add(token, object: object, pool: pool)
+        probes.noteHeld(held.count)
+    }
+
+    /// Keeps up to `capacity` objects held for `pool` (``hold(_:object:pool:)``) once their
+    /// resources end, instead of releasing them, for ``takeReleased(from:)`` to hand out again:
+    /// an adapter that makes one such object per resource saves an allocation and a
+    /// deallocation each. A pool holds objects of one shape, the adapter's own.
+    public func recycle(_ pool: ObjectIdentifier, keeping capacity: Int = 1_024) {
+        held.recycle(pool, capacity: capacity)
+    }
+
+    /// An object of `pool` (see ``recycle(_:keeping:)``) whose held resource ended and that
+    /// nothing else references, if one was kept; the caller owns it from now on.
+    public func takeReleased(from pool: ObjectIdentifier) -> AnyObject? {
+        held.takeReleased(from: pool)
+    }
+
+    /// The object a live resource is tied to by ``watch(_:object:)`` or ``hold(_:object:)``,
+    /// while it is alive (for explaining what keeps a leaked resource alive; `nil` when it is
+    /// gone or was never tied to one).
+    public func watchedObject(_ token: ResourceToken) -> AnyObject? {
+        held.object(token) ?? probes.object(token)
+    }
+
+    /// The live resource that ``hold(_:object:)`` tied to `object`, if any.
+    public func heldResource(for object: AnyObject) -> LiveResource? {
+        guard let token = held.token(of: object) else { return nil }
+        return liveResource(token)
+    }
+
+    /// The resource behind `token`, while it is live.
+    public func liveResource(_ token: ResourceToken) -> LiveResource? {
+        guard token.isValid, token.shard < Self.shardCount else { return nil }
+        return shards[token.shard].state.withLock { state in
+            guard token.index < state.slots.count else { return nil }
+            let slot = state.slots[token.index]
+            guard slot.isLive, slot.generation == token.generation else { return nil }
+            return LiveResource(
+                token: token, kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
+                stack: StackID(rawValue: slot.stack), test: TestIdentity(rawValue: slot.test), epoch: slot.epochOrNextFree)
+        }
+    }
+
+    /// Resources tied to objects by ``watch(_:object:)`` or ``hold(_:object:)`` and not swept yet.
+    public var watchedCount: Int {
+        probes.count + held.count
+    }
+
+    /// Unregisters the resources tied to objects that are gone (watched) or that only the
+    /// ledger still holds (held). Returns how many.
+    ///
+    /// Test checkpoints and report building sweep; between them, the live counts of such
     /// resources include those whose objects are already gone.
     @discardableResult
     public func sweep() -> Int {
-        var swept = 0
-        for token in probes.collectDeallocated() where unregister(token) {
-            swept += 1
-        }
+        let swept = unregister(all: probes.collectDeallocated()) + unregister(all: held.collectReleased())
+        probes.noteSwept(held: held.count)
         return swept
     }
 
-    /// Sweeps when the watched resources doubled since the last sweep (and are at least
-    /// 1,024): call it after ``watch(_:object:)`` to keep the probes' memory bounded at an
-    /// amortized O(1) per watched resource.
+    /// Unregisters many resources with one lock per shard; returns how many were live.
+    private func unregister(all tokens: [ResourceToken]) -> Int {
+        guard !tokens.isEmpty else { return 0 }
+        var byShard = [[ResourceToken]](repeating: [], count: Self.shardCount)
+        for token in tokens where token.isValid && token.shard < Self.shardCount {
+            byShard[token.shard].append(token)
+        }
+        var ended = [Int](repeating: 0, count: ResourceKind.maximumCount)
+        for (shard, tokens) in byShard.enumerated() where !tokens.isEmpty {
+            shards[shard].state.withLock { state in
+                for token in tokens {
+                    guard token.index < state.slots.count else { continue }
+                    let slot = state.slots[token.index]
+                    guard slot.isLive, slot.generation == token.generation else { continue }
+                    state.slots[token.index].isLive = false
+                    state.slots[token.index].epochOrNextFree = state.freeHead
+                    state.freeHead = UInt32(token.index)
+                    ended[Int(slot.kind)] += 1
+                }
+            }
+        }
+        var total = 0
+        for (kind, count) in ended.enumerated() where count > 0 {
+            live.add(kind, -count)
+            total += count
+        }
+        return total
+    }
+
+    /// Sweeps when the resources tied to objects doubled since the last sweep (and are at
+    /// least 1,024): call it after ``watch(_:object:)`` or ``hold(_:object:)`` to keep their
+    /// memory bounded at an amortized O(1) per resource.
     ///
-    /// - Complexity: O(1) unless it sweeps; O(watched) when it does.
+    /// - Complexity: O(1) unless it sweeps; O(tied resources) when it does.
     @discardableResult
     public func sweepIfDue() -> Int {
         probes.claimSweep() ? sweep() : 0
@@ -237,6 +315,8 @@ private final class LivenessProbes: Sendable {
 
     private let state = LockedValue([ResourceToken: Weak]())
     private let watched = Atomic<Int>(0)
+    /// Objects held (``HeldObjects``), as last noted: they count towards a due sweep too.
+    private let heldCount = Atomic<Int>(0)
     private let afterLastSweep = Atomic<Int>(0)
 
     /// The fewest watched resources worth a sweep from ``ResourceLedger/sweepIfDue()``.
@@ -268,9 +348,19 @@ private final class LivenessProbes: Sendable {
         watched.load(ordering: .relaxed)
     }
 
+    func noteHeld(_ count: Int) {
+        heldCount.store(count, ordering: .relaxed)
+    }
+
+    /// After a sweep: what is left is the base the next sweep waits to double.
+    func noteSwept(held: Int) {
+        heldCount.store(held, ordering: .relaxed)
+        afterLastSweep.store(watched.load(ordering: .relaxed) + held, ordering: .relaxed)
+    }
+
     /// Whether a sweep is due; when it is, only one caller is told so.
     func claimSweep() -> Bool {
-        let count = watched.load(ordering: .relaxed)
+        let count = watched.load(ordering: .relaxed) + heldCount.load(ordering: .relaxed)
         let last = afterLastSweep.load(ordering: .relaxed)
         guard count >= Self.sweepFloor, count >= 2 * last else { return false }
         return afterLastSweep.compareExchange(expected: last, desired: count, ordering: .relaxed).exchanged
@@ -288,7 +378,6 @@ private final class LivenessProbes: Sendable {
             return probes.count
         }
         watched.store(count, ordering: .relaxed)
-        afterLastSweep.store(count, ordering: .relaxed)
         return gone
     }
 }

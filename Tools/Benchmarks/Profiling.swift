@@ -1,5 +1,6 @@
 import CombineDiagnostics
 import Foundation
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// One case in a tight loop, for `perf` or `valgrind --tool=callgrind`:
 /// `reactive-diag-benchmark --profile subscribeCancel` (or another of ``names``).
