@@ -226,23 +226,26 @@ struct ResourceLedgerTests {
         final class Storage {}
         let ledger = ResourceLedger()
         let pool = ObjectIdentifier(Storage.self)
-        ledger.recycle(pool, keeping: 2)
-        #expect(ledger.takeReleased(from: pool) == nil)
-        var storages: [Storage] = (0..<3).map { _ in Storage() }
-        let identities = storages.map(ObjectIdentifier.init)
-        for storage in storages {
-            ledger.hold(ledger.register(kind: .subscription, label: label, stack: .none, test: .none), object: storage, pool: pool)
+        ledger.recycle(pool, keeping: 16 * 2)   // two per shard
+        var made = 0
+        func register() -> AnyObject {
+            ledger.registerHeld(kind: .subscription, label: label, stack: .none, test: .none, pool: pool) {
+                made += 1
+                return Storage()
+            }.object
         }
-        let unpooled = Storage()
-        ledger.hold(ledger.register(kind: .subscription, label: label, stack: .none, test: .none), object: unpooled)
+        var storages = (0..<3).map { _ in register() }
+        #expect(made == 3 && ledger.liveCount(of: .subscription) == 3 && ledger.watchedCount == 3)
+        let identities = Set(storages.map(ObjectIdentifier.init))
         storages.removeAll()
-        #expect(ledger.sweep() == 3)
-        // Two kept (the pool's capacity), the third released; the unpooled one is still held.
-        let first = ledger.takeReleased(from: pool)
-        let second = ledger.takeReleased(from: pool)
-        #expect(first != nil && second != nil && ledger.takeReleased(from: pool) == nil)
-        #expect([first, second].allSatisfy { $0.map { identities.contains(ObjectIdentifier($0)) } == true })
-        #expect(ledger.takeReleased(from: ObjectIdentifier(ResourceLedger.self)) == nil)
-        #expect(ledger.liveCount(of: .subscription) == 1)
+        #expect(ledger.sweep() == 3 && ledger.watchedCount == 0)
+        // This thread's shard kept two of the three (its capacity); the next two come from there.
+        let reused = [register(), register()]
+        #expect(made == 3, "no new object while the pool has some")
+        #expect(reused.allSatisfy { identities.contains(ObjectIdentifier($0)) })
+        _ = register()
+        #expect(made == 4)
+        #expect(ledger.liveCount(of: .subscription) == 3)
+        #expect(ledger.heldResource(for: reused[0])?.kind == .subscription)
     }
 }

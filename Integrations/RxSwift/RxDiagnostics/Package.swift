@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 "RxDiagnostics",
                 .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
+                .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
                 .product(name: "RxSwift", package: "RxSwift"),
                 .product(name: "RxRelay", package: "RxSwift"),
             ],

@@ -31,30 +31,35 @@ public final class ResourceLedger: Sendable {
         var isLive: Bool
     }
 
-    private struct ShardState {
+    struct ShardState {
         var slots: [Slot] = []
         var freeHead: UInt32 = .max
+        /// Objects held for resources of this shard (``hold(_:object:pool:)``).
+        var held: [HeldEntry] = []
+        /// Released held objects kept for reuse (``recycle(_:keeping:)``), one list per pool.
+        var pools: [HeldPool] = []
     }
 
-    private final class Shard: Sendable {
+    final class Shard: Sendable {
         let state = LockedValue(ShardState())
     }
 
     static let shardCount = 16
 
-    private let shards: [Shard] = (0..<ResourceLedger.shardCount).map { _ in Shard() }
-    private let live = AtomicCounters(count: ResourceKind.maximumCount)
+    let shards: [Shard] = (0..<ResourceLedger.shardCount).map { _ in Shard() }
+    let live = AtomicCounters(count: ResourceKind.maximumCount)
     private let peaks = AtomicCounters(count: ResourceKind.maximumCount)
     private let registered = AtomicCounters(count: ResourceKind.maximumCount)
     private let epoch = Atomic<UInt32>(0)
-    private let probes = LivenessProbes()
-    private let held = HeldObjects()
+    let probes = LivenessProbes()
+    /// Held objects in all shards.
+    let heldCount = Atomic<Int>(0)
 
     /// Creates an empty ledger.
     public init() {}
 
     @inline(__always)
-    private func shardForCurrentThread() -> Int {
+    func shardForCurrentThread() -> Int {
         Int(rdiag_thread_shard()) & (Self.shardCount - 1)
     }
 
@@ -64,26 +69,42 @@ public final class ResourceLedger: Sendable {
     /// - Complexity: O(1) amortized; one shard lock and three relaxed atomics.
     public func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
-        let currentEpoch = epoch.load(ordering: .relaxed)
-        let (index, generation) = shards[shardIndex].state.withLock { state -> (Int, UInt16) in
-            if state.freeHead != .max {
-                let index = Int(state.freeHead)
-                state.freeHead = state.slots[index].epochOrNextFree
-                let generation = state.slots[index].generation &+ 1
-                state.slots[index] = Slot(
-                    stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
-                    generation: generation, kind: kind.index, isLive: true)
-                return (index, generation)
-            }
-            state.slots.append(Slot(
-                stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
-                generation: 0, kind: kind.index, isLive: true))
-            return (state.slots.count - 1, 0)
+        let slot = newSlot(kind: kind, label: label, stack: stack, test: test)
+        let token = shards[shardIndex].state.withLock { state in
+            Self.occupy(&state, with: slot, shard: shardIndex)
         }
+        counted(kind)
+        return token
+    }
+
+    /// A live slot for a resource registered now.
+    @inline(__always)
+    func newSlot(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> Slot {
+        Slot(stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: epoch.load(ordering: .relaxed),
+             generation: 0, kind: kind.index, isLive: true)
+    }
+
+    /// Stores `slot` in a free slot of the shard (or a new one); under the shard's lock.
+    @inline(__always)
+    static func occupy(_ state: inout ShardState, with slot: Slot, shard: Int) -> ResourceToken {
+        var slot = slot
+        if state.freeHead != .max {
+            let index = Int(state.freeHead)
+            state.freeHead = state.slots[index].epochOrNextFree
+            slot.generation = state.slots[index].generation &+ 1
+            state.slots[index] = slot
+            return ResourceToken(shard: shard, index: index, generation: slot.generation)
+        }
+        state.slots.append(slot)
+        return ResourceToken(shard: shard, index: state.slots.count - 1, generation: 0)
+    }
+
+    /// Counts a registration of `kind` (after its slot was stored).
+    @inline(__always)
+    func counted(_ kind: ResourceKind) {
         let kindIndex = Int(kind.index)
         registered.add(kindIndex, 1)
         peaks.raise(kindIndex, to: live.add(kindIndex, 1))
-        return ResourceToken(shard: shardIndex, index: index, generation: generation)
     }
 
     /// Unregisters a resource.
@@ -93,17 +114,24 @@ public final class ResourceLedger: Sendable {
     public func unregister(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
         let kind: Int? = shards[token.shard].state.withLock { state in
-            guard token.index < state.slots.count else { return nil }
-            let slot = state.slots[token.index]
-            guard slot.isLive, slot.generation == token.generation else { return nil }
-            state.slots[token.index].isLive = false
-            state.slots[token.index].epochOrNextFree = state.freeHead
-            state.freeHead = UInt32(token.index)
-            return Int(slot.kind)
+            Self.vacate(&state, token)
         }
         guard let kind else { return false }
         live.add(kind, -1)
         return true
+    }
+
+    /// Frees the slot of `token` if it is still its live resource; returns the kind's index.
+    /// Under the shard's lock.
+    @inline(__always)
+    static func vacate(_ state: inout ShardState, _ token: ResourceToken) -> Int? {
+        guard token.index < state.slots.count else { return nil }
+        let slot = state.slots[token.index]
+        guard slot.isLive, slot.generation == token.generation else { return nil }
+        state.slots[token.index].isLive = false
+        state.slots[token.index].epochOrNextFree = state.freeHead
+        state.freeHead = UInt32(token.index)
+        return Int(slot.kind)
     }
 
     /// Whether the resource behind `token` is still registered.
@@ -179,205 +207,5 @@ public final class ResourceLedger: Sendable {
     /// Live resources attributed to `test` (parallel runners).
     public func liveResources(test: TestIdentity) -> [LiveResource] {
         liveResources(where: { $0.test == test.rawValue })
-    }
-
-    // MARK: Liveness probes
-
-    /// Ties a registered resource to `object`: when the object is deallocated the resource
-    /// is unregistered at the next ``sweep()``. For frameworks that report no deallocation.
-    public func watch(_ token: ResourceToken, object: AnyObject) {
-        probes.add(token, object: object)
-    }
-
-    /// Stops watching `token` (after it was unregistered explicitly).
-    public func unwatch(_ token: ResourceToken) {
-        probes.remove(token)
-    }
-
-    /// Ties a registered resource to `object`, which the ledger keeps: the resource ends at
-    /// the first ``sweep()`` that finds the ledger holding the last reference to it. The object
-    /// must be a native Swift object (an instance of a Swift class, or an array's storage).
-    ///
-    /// Cheaper than ``watch(_:object:)`` (a retain instead of a weak reference), but the object
-    /// lives until that sweep: only for objects whose deinit does nothing of consequence, such
-    /// as the storage of an array a framework's closure captures (the RxSwift hooks' case).
-    ///
-    /// - Parameter pool: Where the object goes once released, if ``recycle(_:keeping:)`` asked
-    ///   to keep that pool's objects (else it is released at the sweep).
-    public func hold(_ token: ResourceToken, object: AnyObject, pool: ObjectIdentifier? = nil) {
-        held.add(token, object: object, pool: pool)
-        probes.noteHeld(held.count)
-    }
-
-    /// Keeps up to `capacity` objects held for `pool` (``hold(_:object:pool:)``) once their
-    /// resources end, instead of releasing them, for ``takeReleased(from:)`` to hand out again:
-    /// an adapter that makes one such object per resource saves an allocation and a
-    /// deallocation each. A pool holds objects of one shape, the adapter's own.
-    public func recycle(_ pool: ObjectIdentifier, keeping capacity: Int = 1_024) {
-        held.recycle(pool, capacity: capacity)
-    }
-
-    /// An object of `pool` (see ``recycle(_:keeping:)``) whose held resource ended and that
-    /// nothing else references, if one was kept; the caller owns it from now on.
-    public func takeReleased(from pool: ObjectIdentifier) -> AnyObject? {
-        held.takeReleased(from: pool)
-    }
-
-    /// The object a live resource is tied to by ``watch(_:object:)`` or ``hold(_:object:)``,
-    /// while it is alive (for explaining what keeps a leaked resource alive; `nil` when it is
-    /// gone or was never tied to one).
-    public func watchedObject(_ token: ResourceToken) -> AnyObject? {
-        held.object(token) ?? probes.object(token)
-    }
-
-    /// The live resource that ``hold(_:object:)`` tied to `object`, if any.
-    public func heldResource(for object: AnyObject) -> LiveResource? {
-        guard let token = held.token(of: object) else { return nil }
-        return liveResource(token)
-    }
-
-    /// The resource behind `token`, while it is live.
-    public func liveResource(_ token: ResourceToken) -> LiveResource? {
-        guard token.isValid, token.shard < Self.shardCount else { return nil }
-        return shards[token.shard].state.withLock { state in
-            guard token.index < state.slots.count else { return nil }
-            let slot = state.slots[token.index]
-            guard slot.isLive, slot.generation == token.generation else { return nil }
-            return LiveResource(
-                token: token, kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
-                stack: StackID(rawValue: slot.stack), test: TestIdentity(rawValue: slot.test), epoch: slot.epochOrNextFree)
-        }
-    }
-
-    /// Resources tied to objects by ``watch(_:object:)`` or ``hold(_:object:)`` and not swept yet.
-    public var watchedCount: Int {
-        probes.count + held.count
-    }
-
-    /// Unregisters the resources tied to objects that are gone (watched) or that only the
-    /// ledger still holds (held). Returns how many.
-    ///
-    /// Test checkpoints and report building sweep; between them, the live counts of such
-    /// resources include those whose objects are already gone.
-    @discardableResult
-    public func sweep() -> Int {
-        let swept = unregister(all: probes.collectDeallocated()) + unregister(all: held.collectReleased())
-        probes.noteSwept(held: held.count)
-        return swept
-    }
-
-    /// Unregisters many resources with one lock per shard; returns how many were live.
-    private func unregister(all tokens: [ResourceToken]) -> Int {
-        guard !tokens.isEmpty else { return 0 }
-        var byShard = [[ResourceToken]](repeating: [], count: Self.shardCount)
-        for token in tokens where token.isValid && token.shard < Self.shardCount {
-            byShard[token.shard].append(token)
-        }
-        var ended = [Int](repeating: 0, count: ResourceKind.maximumCount)
-        for (shard, tokens) in byShard.enumerated() where !tokens.isEmpty {
-            shards[shard].state.withLock { state in
-                for token in tokens {
-                    guard token.index < state.slots.count else { continue }
-                    let slot = state.slots[token.index]
-                    guard slot.isLive, slot.generation == token.generation else { continue }
-                    state.slots[token.index].isLive = false
-                    state.slots[token.index].epochOrNextFree = state.freeHead
-                    state.freeHead = UInt32(token.index)
-                    ended[Int(slot.kind)] += 1
-                }
-            }
-        }
-        var total = 0
-        for (kind, count) in ended.enumerated() where count > 0 {
-            live.add(kind, -count)
-            total += count
-        }
-        return total
-    }
-
-    /// Sweeps when the resources tied to objects doubled since the last sweep (and are at
-    /// least 1,024): call it after ``watch(_:object:)`` or ``hold(_:object:)`` to keep their
-    /// memory bounded at an amortized O(1) per resource.
-    ///
-    /// - Complexity: O(1) unless it sweeps; O(tied resources) when it does.
-    @discardableResult
-    public func sweepIfDue() -> Int {
-        probes.claimSweep() ? sweep() : 0
-    }
-}
-
-/// Weak references from resources to the objects whose lifetime defines them.
-private final class LivenessProbes: Sendable {
-    // Unchecked: the object is only compared with nil, or handed out strong while alive.
-    private struct Weak: @unchecked Sendable {
-        weak var object: AnyObject?
-    }
-
-    private let state = LockedValue([ResourceToken: Weak]())
-    private let watched = Atomic<Int>(0)
-    /// Objects held (``HeldObjects``), as last noted: they count towards a due sweep too.
-    private let heldCount = Atomic<Int>(0)
-    private let afterLastSweep = Atomic<Int>(0)
-
-    /// The fewest watched resources worth a sweep from ``ResourceLedger/sweepIfDue()``.
-    static let sweepFloor = 1_024
-
-    func add(_ token: ResourceToken, object: AnyObject) {
-        let probe = Weak(object: object)
-        let count = state.withLock { probes in
-            probes[token] = probe
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-    }
-
-    func remove(_ token: ResourceToken) {
-        let count = state.withLock { probes in
-            probes.removeValue(forKey: token)
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-    }
-
-    func object(_ token: ResourceToken) -> AnyObject? {
-        let probe = state.withLock { $0[token] }
-        return probe?.object
-    }
-
-    var count: Int {
-        watched.load(ordering: .relaxed)
-    }
-
-    func noteHeld(_ count: Int) {
-        heldCount.store(count, ordering: .relaxed)
-    }
-
-    /// After a sweep: what is left is the base the next sweep waits to double.
-    func noteSwept(held: Int) {
-        heldCount.store(held, ordering: .relaxed)
-        afterLastSweep.store(watched.load(ordering: .relaxed) + held, ordering: .relaxed)
-    }
-
-    /// Whether a sweep is due; when it is, only one caller is told so.
-    func claimSweep() -> Bool {
-        let count = watched.load(ordering: .relaxed) + heldCount.load(ordering: .relaxed)
-        let last = afterLastSweep.load(ordering: .relaxed)
-        guard count >= Self.sweepFloor, count >= 2 * last else { return false }
-        return afterLastSweep.compareExchange(expected: last, desired: count, ordering: .relaxed).exchanged
-    }
-
-    func collectDeallocated() -> [ResourceToken] {
-        // Loading a weak reference makes a temporary strong one; releasing it can be the last
-        // release and run a deinit (user code), so the references are read outside the lock.
-        let snapshot = state.withLock { $0 }
-        let gone = snapshot.filter { $0.value.object == nil }.map(\.key)
-        let count = state.withLock { probes in
-            for token in gone {
-                probes.removeValue(forKey: token)
-            }
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-        return gone
     }
 }

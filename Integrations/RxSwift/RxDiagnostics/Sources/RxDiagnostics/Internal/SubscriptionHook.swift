@@ -51,25 +51,20 @@ final class SubscriptionHook: Sendable {
 
     /// `Hooks.customCaptureSubscriptionCallstack`: one closure-based `subscribe` is being made.
     func capture() -> [String] {
-        guard engine.isEnabled else { return [] }
+        guard engine.isEnabled, ArrayStorage.isSupported else { return [] }
         let stack = engine.captureAllocationStack()
         let lines = forwardsToPreviousHandler && stack.isCaptured
             ? engine.symbolize(stack).frames.map(\.displayName) : []
-        let unique: [String]
-        if !lines.isEmpty {
-            unique = lines
-        } else if let reused = engine.ledger.takeReleased(from: Self.pool) {
-            unique = ArrayStorage.array(ofStorage: reused)   // always [Self.line]: only those go to the pool
-        } else {
-            unique = ArrayStorage.unique(Self.line)
+        // The array's storage: a released one of the pool (its one element is `line`), or a new one.
+        let held = engine.ledger.registerHeld(
+            kind: .subscription, label: Self.label, stack: stack, test: engine.currentTest(),
+            pool: lines.isEmpty ? Self.pool : nil
+        ) {
+            ArrayStorage.object(of: lines.isEmpty ? ArrayStorage.unique(Self.line) : lines)!
         }
-        if let storage = ArrayStorage.object(of: unique) {
-            let token = engine.ledger.register(kind: .subscription, label: Self.label, stack: stack, test: engine.currentTest())
-            engine.ledger.hold(token, object: storage, pool: lines.isEmpty ? Self.pool : nil)
-            engine.ledger.sweepIfDue()
-            counted.add(1, ordering: .relaxed)
-        }
-        return unique
+        engine.ledger.sweepIfDue()
+        counted.add(1, ordering: .relaxed)
+        return ArrayStorage.array(ofStorage: held.object)
     }
 
     /// `Hooks.defaultErrorHandler`: an error reached a closure subscription without `onError`.
