@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReactiveDiagnosticsReport", targets: ["ReactiveDiagnosticsReport"]),
         .library(name: "CombineDiagnostics", targets: ["CombineDiagnostics"]),
         .library(name: "EffectDiagnostics", targets: ["EffectDiagnostics"]),
+        .library(name: "ConcurrencyDiagnostics", targets: ["ConcurrencyDiagnostics"]),
         .library(name: "ReactiveDiagnosticsXCTest", targets: ["ReactiveDiagnosticsXCTest"]),
         .library(name: "ReactiveDiagnosticsTesting", targets: ["ReactiveDiagnosticsTesting"]),
         .library(name: "ReactiveDiagTool", targets: ["ReactiveDiagTool"]),
@@ -68,6 +69,11 @@ let package = Package(
         ),
         .target(
             name: "EffectDiagnostics",
+            dependencies: ["ReactiveDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ConcurrencyDiagnostics",
             dependencies: ["ReactiveDiagnostics"],
             swiftSettings: swiftSettings
         ),
@@ -158,6 +164,11 @@ let package = Package(
             name: "EffectDiagnosticsTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport","EffectDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ConcurrencyDiagnosticsTests",
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ConcurrencyDiagnostics"] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -17,7 +17,7 @@ public final class FrameClassifier: Sendable {
     private struct Modules {
         var own: Set<String> = [
             "ReactiveDiagnostics", "ReactiveDiagnosticsReport", "CombineDiagnostics", "RxDiagnostics",
-            "EffectDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting",
+            "EffectDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting",
             "CReactiveDiagnostics",
         ]
         var framework: Set<String> = [

@@ -1,0 +1,66 @@
+import ReactiveDiagnostics
+
+extension DiagnosedAsyncSequence {
+    /// Iterates the wrapped sequence; its first `next()` starts the tracked iteration.
+    ///
+    /// ```swift
+    /// var iterator = updates.diagnosed("updates").makeAsyncIterator()
+    /// let first = await iterator.next()            // the iteration is live from here
+    /// ```
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let state: SequenceState
+        var monitor: StreamMonitor?
+        var ended = false
+        var reportedNextAfterEnd = false
+
+        init(base: Base.AsyncIterator, state: SequenceState) {
+            self.base = base
+            self.state = state
+        }
+
+        /// The next element, checked.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: nil)
+        }
+
+        /// The next element, checked, received on `actor` (what `for await` calls).
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            let monitor: StreamMonitor
+            if let existing = self.monitor {
+                monitor = existing
+            } else {
+                monitor = await state.beginIteration(isolation: actor)
+                self.monitor = monitor
+            }
+            if ended {
+                if !reportedNextAfterEnd {
+                    reportedNextAfterEnd = true
+                    state.nextAfterEnd(monitor)
+                }
+                return try await base.next(isolation: actor)
+            }
+            let entered = state.enter(monitor)
+            defer { state.leave(entered) }
+            let element: Element?
+            do {
+                element = try await base.next(isolation: actor)
+            } catch {
+                ended = true
+                monitor.didTerminate(monitor.willTerminate(failure: "\(error)"))
+                throw error
+            }
+            guard let element else {
+                ended = true
+                if Task.isCancelled {
+                    monitor.cancelled(checkPremature: false)
+                } else {
+                    monitor.didTerminate(monitor.willTerminate(failure: nil))
+                }
+                return nil
+            }
+            monitor.didDeliverValue(monitor.willDeliverValue())
+            return element
+        }
+    }
+}

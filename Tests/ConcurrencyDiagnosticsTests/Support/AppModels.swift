@@ -1,0 +1,60 @@
+import Foundation
+
+/// App-style code as found in many code bases, written without any diagnostics: the tests
+/// hand it diagnosed streams and check what it does with them.
+
+/// Shows the latest price of a stock. The classic leak: a task that loops over a stream which
+/// never finishes, capturing `self`, started and never cancelled.
+final class TickerModel: @unchecked Sendable {
+    // Unchecked: `price` is only read by the tests after the loop wrote it (through `Box`-style waits).
+    private let lock = NSLock()
+    private var latest: Int?
+    let prices: AsyncStream<Int>
+
+    init(prices: AsyncStream<Int>) {
+        self.prices = prices
+    }
+
+    var price: Int? {
+        lock.withLock { latest }
+    }
+
+    func start() {
+        Task {
+            for await price in prices {
+                self.update(price)
+            }
+        }
+    }
+
+    /// The fixed version: the task is kept and cancelled when the model stops.
+    func startCancellable() -> Task<Void, Never> {
+        Task { [prices] in
+            for await price in prices {
+                self.update(price)
+            }
+        }
+    }
+
+    private func update(_ price: Int) {
+        lock.withLock { latest = price }
+    }
+}
+
+/// Counts the elements of a sequence in a loop of its own.
+func countElements<S: AsyncSequence & Sendable>(of sequence: S) async -> Int where S.Failure == Never {
+    var count = 0
+    for await _ in sequence {
+        count += 1
+    }
+    return count
+}
+
+/// Reads pages until the stream ends.
+func readPages(_ pages: AsyncThrowingStream<String, any Error>) async throws -> [String] {
+    var result: [String] = []
+    for try await page in pages {
+        result.append(page)
+    }
+    return result
+}
