@@ -28,7 +28,8 @@ final class SequenceState: Sendable {
         engine.explainLeaks(
             of: .iteration, label: identity.label, allocatedAt: stack, by: identity.creationStack, role: "sequence diagnosed")
         return engine.makeStreamMonitor(
-            label: identity.label, contract: contract, options: Self.iterationOptions, allocationStack: stack)
+            label: identity.label, contract: contract, options: Self.iterationOptions, allocationStack: stack,
+            test: identity.consumerTest)
     }
 
     /// An iteration starts waiting for an element; `false` when the check does not apply.

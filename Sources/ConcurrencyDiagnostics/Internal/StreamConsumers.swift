@@ -42,8 +42,8 @@ final class StreamConsumers: Sendable {
         guard producer.enqueuedCount - delivered.load(ordering: .relaxed) <= 0 else {
             return Wait(token: .none)
         }
-        let engine = identity.engine
-        return Wait(token: engine.ledger.register(kind: .iteration, label: identity.label, stack: stack, test: engine.currentTest()))
+        return Wait(token: identity.engine.ledger.register(
+            kind: .iteration, label: identity.label, stack: stack, test: identity.consumerTest))
     }
 
     /// The consumer's `next()` returned.

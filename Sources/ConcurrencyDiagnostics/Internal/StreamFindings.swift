@@ -10,6 +10,12 @@ struct StreamIdentity: Sendable {
     /// The test that created it.
     let test: TestIdentity
 
+    /// The consumer's test, else (a detached task, a thread of its own) the creator's.
+    var consumerTest: TestIdentity {
+        let current = engine.currentTest()
+        return current.isKnown ? current : test
+    }
+
     /// `'prices'`, or `stream` without a label.
     var name: String {
         label.name.isEmpty ? "stream" : "'\(label.name)'"

@@ -139,12 +139,16 @@ extension DiagnosticsEngine {
             let label = site.label.name
             var details = ["count": "\(count)", "resourceKind": site.kind.name]
             let relation = relations[site]
+            var message = Self.leakMessage(kind: site.kind, label: label, count: count)
             if let relation {
-                details["relatedStackRole"] = relation.role
+                details["relatedStackRole"] = relation.stack.isCaptured ? relation.role : nil
+                if let note = relation.note?() {
+                    message += ". " + note
+                }
             }
             record(FindingDraft(
                 kind: site.kind.leakFindingKind,
-                message: Self.leakMessage(kind: site.kind, label: label, count: count),
+                message: message,
                 label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
                 allocationStack: site.stack, capturesEventStack: false, details: details,
                 relatedStack: relation?.stack ?? .none))

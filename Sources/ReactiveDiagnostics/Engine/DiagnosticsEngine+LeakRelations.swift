@@ -18,7 +18,29 @@ extension DiagnosticsEngine {
     ) {
         guard stack.isCaptured, related.isCaptured else { return }
         let site = LeakSite(kind: kind, label: label, stack: stack)
-        leakRelations.withLock { $0[site] = LeakRelation(stack: related, role: role) }
+        leakRelations.withLock { relations in
+            relations[site, default: LeakRelation()].stack = related
+            relations[site, default: LeakRelation()].role = role
+        }
+    }
+
+    /// Adds a sentence, computed when the leak is found, to the leak findings of resources
+    /// allocated at `stack` with `label`: what only the adapter can tell at that moment.
+    ///
+    /// ```swift
+    /// engine.annotateLeaks(of: .task, label: label, allocatedAt: stack) { [weak owner] in
+    ///     owner == nil ? "Its owner is gone: the task outlived it." : nil
+    /// }
+    /// ```
+    ///
+    /// `note` runs at the test's checkpoint, with no lock of the library held; keyed by
+    /// allocation site like ``explainLeaks(of:label:allocatedAt:by:role:)``.
+    public func annotateLeaks(
+        of kind: ResourceKind, label: DiagnosticLabel, allocatedAt stack: StackID,
+        _ note: @escaping @Sendable () -> String?
+    ) {
+        let site = LeakSite(kind: kind, label: label, stack: stack)
+        leakRelations.withLock { $0[site, default: LeakRelation()].note = note }
     }
 }
 
@@ -29,8 +51,9 @@ struct LeakSite: Hashable {
     var stack: StackID
 }
 
-/// A second stack that explains leaks of one site, and what it is.
+/// What explains the leaks of one site: a second stack and what it is, and a note.
 struct LeakRelation {
-    var stack: StackID
-    var role: String
+    var stack: StackID = .none
+    var role: String?
+    var note: (@Sendable () -> String?)?
 }
