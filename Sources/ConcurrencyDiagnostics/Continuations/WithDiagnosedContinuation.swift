@@ -23,8 +23,9 @@ public func withDiagnosedContinuation<T>(
     _ body: (DiagnosedContinuation<T, Never>) -> Void
 ) async -> sending T {
     let stack = await engine.captureAsyncAllocationStack(isolation: isolation)
-    let tracker = ContinuationTracker(engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
     return await withCheckedContinuation(isolation: isolation, function: function) { continuation in
+        // Made here, so that only the continuation handed out keeps it: released unresumed is seen.
+        let tracker = ContinuationTracker(engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
         body(DiagnosedContinuation(base: continuation, tracker: tracker))
     }
 }
@@ -43,8 +44,8 @@ public func withDiagnosedThrowingContinuation<T>(
     _ body: (DiagnosedContinuation<T, any Error>) -> Void
 ) async throws -> sending T {
     let stack = await engine.captureAsyncAllocationStack(isolation: isolation)
-    let tracker = ContinuationTracker(engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
     return try await withCheckedThrowingContinuation(isolation: isolation, function: function) { continuation in
+        let tracker = ContinuationTracker(engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
         body(DiagnosedContinuation(base: continuation, tracker: tracker))
     }
 }

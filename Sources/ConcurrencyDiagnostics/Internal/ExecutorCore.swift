@@ -7,16 +7,25 @@ import ReactiveDiagnostics
 struct ExecutorCore: Sendable {
     let queue: DispatchQueue
     let probe: SchedulerProbe
+    /// The test that created the executor.
+    let test: TestIdentity
 
     init(label: String, queue: DispatchQueue, expectation: ThreadExpectation?, longJobThreshold: Duration?, engine: DiagnosticsEngine) {
         self.queue = queue
         probe = engine.makeSchedulerProbe(label: label, expectation: expectation, longActionThreshold: longJobThreshold)
+        test = engine.currentTest()
     }
 
-    /// A job is being enqueued: counted, and live until it runs.
+    /// A job is being enqueued: counted, and live until it runs. The runtime enqueues a task's
+    /// job after taking the task off the thread, so the task's test (a task-local) is not
+    /// visible here: the job is attributed to the thread's test (or an XCTest's), else to the
+    /// test that made the executor.
     @inline(__always)
     func willEnqueue() -> ScheduledAction {
-        probe.willSchedule()
+        if test.isKnown, !TestIdentity.contextual.isKnown {
+            return TestIdentity.withThreadTest(test) { probe.willSchedule() }
+        }
+        return probe.willSchedule()
     }
 
     /// The job is starting on this thread for `executor`: latency, thread, expectation.

@@ -1,4 +1,5 @@
 import Foundation
+import ConcurrencyDiagnostics
 
 /// App-style code as found in many code bases, written without any diagnostics: the tests
 /// hand it diagnosed streams and check what it does with them.
@@ -57,4 +58,36 @@ func readPages(_ pages: AsyncThrowingStream<String, any Error>) async throws -> 
         result.append(page)
     }
     return result
+}
+
+/// A callback API of the kind continuations wrap.
+final class SettingsAPI: @unchecked Sendable {
+    // Unchecked: the callbacks are only kept, called and cleared by the tests, one at a time.
+    private let lock = NSLock()
+    private var pending: [@Sendable (String) -> Void] = []
+
+    /// Calls back later, when ``respond(_:)`` is called, or never.
+    func load(_ completion: @escaping @Sendable (String) -> Void) {
+        lock.withLock { pending.append(completion) }
+    }
+
+    /// Calls back every load waiting.
+    func respond(_ value: String) {
+        let waiting = lock.withLock { () -> [@Sendable (String) -> Void] in
+            defer { pending.removeAll() }
+            return pending
+        }
+        waiting.forEach { $0(value) }
+    }
+
+    var waiting: Int {
+        lock.withLock { pending.count }
+    }
+}
+
+/// Awaits the settings through a diagnosed continuation, the way app code wraps a callback.
+func loadSettings(from api: SettingsAPI, engine: DiagnosticsEngine) async -> String {
+    await withDiagnosedContinuation("settings", engine: engine) { continuation in
+        api.load { continuation.resume(returning: $0) }
+    }
 }
