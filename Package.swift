@@ -168,7 +168,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ConcurrencyDiagnosticsTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ConcurrencyDiagnostics"] + openCombine,
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ConcurrencyDiagnostics", "ReactiveDiagnosticsTesting",
+                "ReactiveDiagnosticsXCTest",
+            ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(

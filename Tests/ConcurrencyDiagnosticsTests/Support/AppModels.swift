@@ -22,7 +22,7 @@ final class TickerModel: @unchecked Sendable {
 
     func start() {
         Task {
-            for await price in prices {
+            for await price in prices {  // SITE: ticker loop
                 self.update(price)
             }
         }
