@@ -26,7 +26,7 @@ import Testing
                     // A code path that returns without resuming: nothing keeps the continuation.
                 }
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            await eventually("the continuation was released") { !engine.findings().isEmpty }
         }
         let finding = onlyFinding(outcome, .callbackNeverCalled)
         expectEvidence(finding, engine, kind: .callbackNeverCalled, label: "dropped", outcome: outcome)

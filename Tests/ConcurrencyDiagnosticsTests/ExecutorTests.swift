@@ -32,7 +32,7 @@ actor Ledger {
 /// The diagnostic executors: what they count and measure, and what they find.
 @Suite struct ExecutorTests {
     @Test func aSerialExecutorRunsAnActorsJobsAndCountsThem() async throws {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let executor = DiagnosticSerialExecutor("ledger", engine: engine)
         let ledger = Ledger(executor: executor)
         let outcome = await runTest(engine) {
@@ -53,7 +53,7 @@ actor Ledger {
     }
 
     @Test func aTaskExecutorRunsChildTasksWithItsPreference() async throws {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let executor = DiagnosticTaskExecutor("decoding", engine: engine)
         let outcome = await runTest(engine) {
             let onExecutor = await withTaskExecutorPreference(executor) {

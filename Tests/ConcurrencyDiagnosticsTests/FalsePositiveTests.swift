@@ -36,7 +36,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
 /// Correct Swift Concurrency code, diagnosed: no finding at all.
 @Suite struct FalsePositiveTests {
     @Test func aFinishedStreamConsumedByATask() async {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = await runTest(engine) {
             let (prices, feed) = AsyncStream.makeDiagnosedStream("prices", of: Int.self, contract: .init(values: 3...3, termination: .required), engine: engine)
             let model = TickerModel(prices: prices)
@@ -53,7 +53,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func aLoopWhoseTaskIsCancelled() async {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = await runTest(engine) {
             let (prices, feed) = AsyncStream.makeDiagnosedStream("prices", of: Int.self, engine: engine)
             let model = TickerModel(prices: prices)
@@ -67,7 +67,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func aDiagnosedSequenceIteratedToItsEndAndCancelled() async {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = await runTest(engine) {
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
             let updates = stream.diagnosed("updates", contract: .init(termination: .required), engine: engine)
@@ -85,7 +85,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func forAwaitWithBreak() async {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = await runTest(engine) {
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
             for value in 1...5 {
@@ -108,7 +108,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func makeStreamTwinsAndTheirConsumersOneAfterTheOther() async throws {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = try await runTest(engine) {
             let (stream, continuation) = AsyncStream.makeDiagnosedStream("handoff", of: Int.self, engine: engine)
             continuation.yield(1)
@@ -140,7 +140,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func aMultiPassSequenceIteratedByTwoTasksAtOnce() async {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = await runTest(engine) {
             let countdown = Countdown(from: 20).diagnosed("countdown", engine: engine)
             async let first = countElements(of: countdown)
@@ -151,7 +151,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func taskGroupsAndDiagnosedTasks() async {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = await runTest(engine) {
             let sum = await withTaskGroup(of: Int.self) { group in
                 for value in 1...10 {
@@ -177,7 +177,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func continuationsResumedOnceWhereExpected() async throws {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let api = SettingsAPI()
         let outcome = try await runTest(engine) {
             async let settings = loadSettings(from: api, engine: engine)
@@ -194,7 +194,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func publisherValuesBridgedIntoASequence() async {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = await runTest(engine) {
             let headlines = ["Swift 6.3 released", "Concurrency checked"].publisher
             var received: [String] = []
@@ -219,7 +219,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     }
 
     @Test func executorsRunningNormally() async {
-        let engine = makeEngine()
+        let engine = makePatientEngine()
         let outcome = await runTest(engine) {
             let executor = DiagnosticSerialExecutor("ledger", engine: engine)
             let ledger = Ledger(executor: executor)

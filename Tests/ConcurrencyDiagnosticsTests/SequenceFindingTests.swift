@@ -11,7 +11,7 @@ import Testing
             let updates = stream.diagnosed("updates", engine: engine)
             Task { _ = await countElements(of: updates) }     // nobody finishes the stream or cancels the task
             continuation.yield(1)
-            try? await Task.sleep(for: .milliseconds(20))
+            await waitForIterations(1, in: engine)
         }
         continuation.finish()
         let finding = onlyFinding(outcome, .leakedSubscription)
@@ -27,7 +27,7 @@ import Testing
             let events = stream.diagnosed("events", engine: engine)
             async let first = countElements(of: events)
             async let second = countElements(of: events)
-            try? await Task.sleep(for: .milliseconds(50))
+            await waitForIterations(2, in: engine)
             for event in 1...4 {
                 continuation.yield(event)
             }

@@ -13,6 +13,7 @@ import Testing
             model.start()                                    // Task { for await price in prices { self.update(price) } }
             feed.yield(101)
             await eventually("the model shows the price") { model.price == 101 }
+            await waitForIterations(1, in: engine)          // the loop waits for the next price
         }
         feed.finish()
         let finding = onlyFinding(outcome, .leakedSubscription)
@@ -64,8 +65,7 @@ import Testing
             let (stream, continuation) = AsyncStream.makeDiagnosedStream("events", of: Int.self, engine: engine)
             let first = Task { await countElements(of: stream) }
             let second = Task { await countElements(of: stream) }
-            // Both loops wait for an element: two consumers of one AsyncStream.
-            try? await Task.sleep(for: .milliseconds(50))
+            await waitForIterations(2, in: engine)          // both loops wait: two consumers of one AsyncStream
             for event in 1...4 {
                 continuation.yield(event)
             }

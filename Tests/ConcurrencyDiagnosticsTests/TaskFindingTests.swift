@@ -66,15 +66,18 @@ final class QuoteBoard: @unchecked Sendable {
     @Test func aGroupChildStillRunningAtTheEndIsFound() async throws {
         let engine = makeEngine()
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let fastChildDone = Box(false)
         let outcome = await runTest(engine) {
             Task {
                 await withTaskGroup(of: Int.self) { group in
                     group.addDiagnosedTask("fast child", engine: engine) { 1 }
                     group.addDiagnosedTask("stuck child", engine: engine) { await countElements(of: stream) }
-                    for await _ in group {}
+                    for await _ in group {
+                        fastChildDone.value = true
+                    }
                 }
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            await eventually("the fast child returned") { fastChildDone.value }
         }
         continuation.finish()
         let finding = onlyFinding(outcome, .leakedResource)

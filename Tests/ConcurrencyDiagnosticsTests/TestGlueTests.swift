@@ -32,6 +32,7 @@ import XCTest
                 model.start()
                 feed.yield(1)
                 await eventually("the price is shown") { model.price == 1 }
+                await waitForIterations(1, in: engine)
             }
         } matching: { issues.match($0) }
         feed.finish()
@@ -59,6 +60,7 @@ import XCTest
         Task.detached { model.start() }
         feed.yield(1)
         await eventually("the price is shown") { model.price == 1 }
+        await waitForIterations(1, in: engine)
         let outcome = await engine.finishTest(checkpoint)
         feed.finish()
         let finding = onlyFinding(outcome, .leakedSubscription)
@@ -69,7 +71,7 @@ import XCTest
 /// XCTest with the `DiagnosedTestCase` base class: async tests of correct Swift Concurrency
 /// code pass (the check runs after each test, settles, and finds nothing).
 final class DiagnosedConcurrencyXCTests: DiagnosedTestCase {
-    static let engine = quietEngine()
+    static let engine = quietEngine(settle: .seconds(20))
 
     override class var diagnosticsEngine: DiagnosticsEngine {
         engine

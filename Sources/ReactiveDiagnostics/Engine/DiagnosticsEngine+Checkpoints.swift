@@ -24,6 +24,7 @@ extension DiagnosticsEngine {
     public func finishTest(_ checkpoint: TestCheckpoint, options: TestOptions = TestOptions()) -> TestOutcome {
         let settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
         recordLeaks(of: checkpoint)
+        recordUnstructuredTasks(of: checkpoint)
         evaluatePrematureCancels(test: checkpoint.test)
         var findings: [Finding] = []
         for finding in findingStore.after(checkpoint.findingIndex) where finding.test == checkpoint.test {
@@ -84,8 +85,9 @@ extension DiagnosticsEngine {
         ledger.liveResources(test: checkpoint.test)
     }
 
-    /// Waits (bounded by `limit`) until the test has nothing alive, draining the main queue
-    /// and sweeping deallocated objects. Returns how long it waited.
+    /// Waits (bounded by `limit`) until the test has nothing alive (resources, and unstructured
+    /// tasks when they are tracked), draining the main queue and sweeping deallocated objects.
+    /// Returns how long it waited.
     @discardableResult
     public func settle(_ checkpoint: TestCheckpoint, for limit: Duration) -> Duration {
         let clock = ContinuousClock()
@@ -95,7 +97,7 @@ extension DiagnosticsEngine {
         while true {
             drainMainQueue(timeout: poll)
             ledger.sweep()
-            if liveResources(of: checkpoint).isEmpty || clock.now >= deadline {
+            if liveResources(of: checkpoint).isEmpty && !hasUnstructuredTasks(checkpoint) || clock.now >= deadline {
                 return clock.now - start
             }
             wait(poll)

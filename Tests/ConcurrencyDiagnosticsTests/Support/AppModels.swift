@@ -91,3 +91,42 @@ func loadSettings(from api: SettingsAPI, engine: DiagnosticsEngine) async -> Str
         api.load { continuation.resume(returning: $0) }
     }
 }
+
+/// The same leak with no diagnostics anywhere: the app makes its own stream.
+final class ClockModel: @unchecked Sendable {
+    // Unchecked: `ticks` is guarded by `lock`.
+    private let lock = NSLock()
+    private var ticks = 0
+    private let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    private var task: Task<Void, Never>?
+
+    var count: Int { lock.withLock { ticks } }
+
+    func start() {
+        Task {
+            for await _ in stream {
+                self.tick()
+            }
+        }
+    }
+
+    func startKeepingTheTask() {
+        task = Task { [stream] in
+            for await _ in stream {
+                self.tick()
+            }
+        }
+    }
+
+    func stop() {
+        task?.cancel()
+    }
+
+    func send() {
+        continuation.yield(1)
+    }
+
+    private func tick() {
+        lock.withLock { ticks += 1 }
+    }
+}

@@ -8,6 +8,20 @@ func makeEngine(_ change: (inout Configuration) -> Void = { _ in }) -> Diagnosti
     quietEngine(change)
 }
 
+/// An engine for a test of correct code: what the code started may take long to end when other
+/// suites keep the cooperative pool busy, so the end of the test waits up to 20 s for it (it
+/// returns as soon as everything has ended).
+func makePatientEngine() -> DiagnosticsEngine {
+    quietEngine(settle: .seconds(20))
+}
+
+/// Waits until `count` iterations wait for elements (or run) in `engine`.
+func waitForIterations(_ count: Int, in engine: DiagnosticsEngine, sourceLocation: SourceLocation = #_sourceLocation) async {
+    await eventually("\(count) iteration(s) are live", sourceLocation: sourceLocation) {
+        engine.ledger.liveCount(of: .iteration) == count
+    }
+}
+
 /// Runs `body` as a test of a parallel runner (the task-local identity bound), then finishes
 /// it: settles, records leaks, returns what the test left behind.
 func runTest(
@@ -75,8 +89,9 @@ func expectStack(
 }
 
 /// Waits (bounded, without blocking a thread of the cooperative pool) until `condition` holds.
+/// The bound is generous: other suites of the process may keep the pool's few threads busy.
 func eventually(
-    seconds: Double = 5, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    seconds: Double = 30, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async {
     let deadline = Date(timeIntervalSinceNow: seconds)
