@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "reactive-diag-benchmark",
             dependencies: [
-                "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool",
+                "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagTool",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + openCombine,
             path: "Tools/Benchmarks",

@@ -3,6 +3,7 @@ import Synchronization
 
 /// What the iterations of one diagnosed sequence share: identity, contract, and, for a
 /// single-consumer base, who is waiting for an element.
+@usableFromInline
 final class SequenceState: Sendable {
     let identity: StreamIdentity
     let contract: StreamContract?
@@ -22,6 +23,7 @@ final class SequenceState: Sendable {
 
     /// An iterator's first `next()`: the iteration becomes a live resource, allocated where it
     /// iterates (the chain of async callers), with the diagnosed site as its explanation.
+    @usableFromInline
     func beginIteration(isolation: isolated (any Actor)?) async -> StreamMonitor {
         let engine = identity.engine
         let stack = await engine.captureAsyncAllocationStack(isolation: isolation)
@@ -33,7 +35,7 @@ final class SequenceState: Sendable {
     }
 
     /// An iteration starts waiting for an element; `false` when the check does not apply.
-    @inline(__always)
+    @usableFromInline
     func enter(_ monitor: StreamMonitor) -> Bool {
         guard isSingleConsumer else { return false }
         let others = waiting.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -51,7 +53,7 @@ final class SequenceState: Sendable {
     }
 
     /// The iteration's `next()` returned.
-    @inline(__always)
+    @usableFromInline
     func leave(_ entered: Bool) {
         if entered {
             waiting.wrappingSubtract(1, ordering: .relaxed)
@@ -59,6 +61,7 @@ final class SequenceState: Sendable {
     }
 
     /// `next()` was called again after the iteration ended.
+    @usableFromInline
     func nextAfterEnd(_ monitor: StreamMonitor) {
         identity.report(
             .requestAfterTermination,

@@ -8,23 +8,26 @@ extension DiagnosedAsyncSequence {
     /// let first = await iterator.next()            // the iteration is live from here
     /// ```
     public struct Iterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
-        let state: SequenceState
-        var monitor: StreamMonitor?
-        var ended = false
-        var reportedNextAfterEnd = false
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline let state: SequenceState
+        @usableFromInline var monitor: StreamMonitor?
+        @usableFromInline var ended = false
+        @usableFromInline var reportedNextAfterEnd = false
 
+        @usableFromInline
         init(base: Base.AsyncIterator, state: SequenceState) {
             self.base = base
             self.state = state
         }
 
         /// The next element, checked.
+        @inlinable
         public mutating func next() async throws(Failure) -> Element? {
             try await next(isolation: nil)
         }
 
         /// The next element, checked, received on `actor` (what `for await` calls).
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             let monitor: StreamMonitor
             if let existing = self.monitor {

@@ -24,6 +24,10 @@ import ReactiveDiagnostics
 /// a failure a contract does not allow, and, for single-consumer bases such as `AsyncStream`
 /// (``SingleConsumerAsyncSequence``), two tasks iterating at once
 /// (``FindingKind/concurrentIteration``). Elements and errors pass through unchanged.
+///
+/// The iterator's methods are inlinable, so that they are specialized for the element type in
+/// the caller's module: generic code called across modules would look up type metadata on
+/// every element.
 public struct DiagnosedAsyncSequence<Base: AsyncSequence>: AsyncSequence {
     /// The wrapped sequence's element.
     public typealias Element = Base.Element
@@ -32,14 +36,16 @@ public struct DiagnosedAsyncSequence<Base: AsyncSequence>: AsyncSequence {
 
     /// The wrapped sequence.
     public let base: Base
-    let state: SequenceState
+    @usableFromInline let state: SequenceState
 
+    @usableFromInline
     init(base: Base, state: SequenceState) {
         self.base = base
         self.state = state
     }
 
     /// An iterator over the wrapped sequence's iterator.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator(), state: state)
     }
