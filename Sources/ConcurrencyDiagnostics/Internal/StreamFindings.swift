@@ -22,7 +22,9 @@ struct StreamIdentity: Sendable {
     }
 
     /// Records a finding about the stream; `stack` overrides the creation stack as the
-    /// allocation stack (an iteration's own stack, for consumer-side findings).
+    /// allocation stack (an iteration's own stack, for consumer-side findings, which capture no
+    /// event stack: in `async` code the thread's stack ends at the executor, and the iteration's
+    /// stack already shows the loop).
     @discardableResult
     func report(
         _ kind: FindingKind, _ message: String, stack: StackID? = nil, related: StackID = .none,
@@ -30,6 +32,7 @@ struct StreamIdentity: Sendable {
     ) -> Finding? {
         engine.record(FindingDraft(
             kind: kind, message: message, label: label.name.isEmpty ? nil : label.name, resourceKind: .iteration,
-            test: test, allocationStack: stack ?? creationStack, details: details, relatedStack: related))
+            test: test, allocationStack: stack ?? creationStack, capturesEventStack: stack == nil, details: details,
+            relatedStack: related))
     }
 }

@@ -145,6 +145,12 @@ public final class FrameClassifier: Sendable {
                 text = text.dropFirst(prefix.count)
                 progress = true
             }
+            // "default argument 2 of M.f(…)"
+            if let first = text.first, first.isNumber, let of = text.range(of: " of "),
+               text[..<of.lowerBound].allSatisfy(\.isNumber) {
+                text = text[of.upperBound...]
+                progress = true
+            }
             for specialization in [
                 "generic specialization <", "function signature specialization <",
                 "generic partial specialization <", "specialized ",
