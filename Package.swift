@@ -125,7 +125,7 @@ let package = Package(
             name: "DocSnippets",
             dependencies: [
                 "ReactiveDiagnostics", "ReactiveDiagnosticsReport", "CombineDiagnostics", "EffectDiagnostics",
-                "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting", "ReactiveDiagTool",
+                "ConcurrencyDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting", "ReactiveDiagTool",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ] + openCombine,
             path: "Tests/DocSnippets",

@@ -85,6 +85,7 @@ actor Ledger {
         }
         let finding = onlyFinding(outcome, .longAction)
         #expect(finding?.label == "ledger" && finding?.test == outcome.test)
+        saveDescription(finding, engine)
         #expect(Int(finding?.details["durationNanos"] ?? "") ?? 0 >= 20_000_000)
         #expect(made?.summary.longActions == 1)
     }
@@ -106,6 +107,7 @@ actor Ledger {
         let findings = outcome.findings.filter { $0.kind == .pendingAction }
         #expect(!findings.isEmpty && findings.allSatisfy { $0.label == "ledger" && $0.test == outcome.test },
                 "\(outcome.findings.map { engine.describe($0) })")
+        saveDescription(findings.first, engine)
         await eventually("the executor drained") { made?.summary.pending == 0 }
     }
 

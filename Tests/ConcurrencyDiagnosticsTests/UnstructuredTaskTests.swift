@@ -39,6 +39,7 @@ import Testing
         #expect(comment.hasPrefix("ReactiveDiagnostics: leakedResource [error]: an unstructured task started during the test"), "\(comment)")
         let finding = try #require(engine.findings().first)
         #expect(finding.kind == .leakedResource && finding.resourceKind == .task)
+        saveDescription(finding, engine)
         #expect(finding.test.name?.hasSuffix("aTaskTheAppStartedAndNeverEndedFailsTheTest()") == true)
     }
 

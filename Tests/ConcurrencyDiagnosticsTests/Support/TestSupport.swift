@@ -68,11 +68,16 @@ func expectEvidence(
     expectStack(engine, finding.allocationStack, contains: function, sourceLocation: sourceLocation)
     let text = engine.describe(finding)
     #expect(text.hasPrefix("\(finding.kind) [") && text.contains("test: \(finding.test)"), sourceLocation: sourceLocation)
-    if let directory = ProcessInfo.processInfo.environment["CONCURRENCY_DIAGNOSTICS_DESCRIBE_DIR"] {
-        let name = function.split(separator: "(").first.map(String.init) ?? function
-        let file = URL(fileURLWithPath: directory).appendingPathComponent("\(finding.kind)-\(name).txt")
-        try? text.write(to: file, atomically: true, encoding: .utf8)
-    }
+    saveDescription(finding, engine, function)
+}
+
+/// With `CONCURRENCY_DIAGNOSTICS_DESCRIBE_DIR` set, writes `engine.describe(finding)` there (the
+/// examples in Docs/Concurrency.md come from such a run).
+func saveDescription(_ finding: Finding?, _ engine: DiagnosticsEngine, _ function: String = #function) {
+    guard let finding, let directory = ProcessInfo.processInfo.environment["CONCURRENCY_DIAGNOSTICS_DESCRIBE_DIR"] else { return }
+    let name = function.split(separator: "(").first.map(String.init) ?? function
+    let file = URL(fileURLWithPath: directory).appendingPathComponent("\(finding.kind)-\(name).txt")
+    try? engine.describe(finding).write(to: file, atomically: true, encoding: .utf8)
 }
 
 /// Asserts that `stack` was captured and has a frame inside `function` (closures inside it
