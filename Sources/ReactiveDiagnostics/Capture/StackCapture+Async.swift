@@ -70,7 +70,13 @@ enum AsyncContexts {
             return cached
         }
         let verdict = isResumeFunction(resume)
-        verdicts.withLock { $0[resume] = verdict }
+        verdicts.withLock { verdicts in
+            // A few call sites of the library in practice; a bound in case a register ever holds
+            // something else that happens to be readable.
+            if verdicts.count < 4_096 {
+                verdicts[resume] = verdict
+            }
+        }
         return verdict
     }
 

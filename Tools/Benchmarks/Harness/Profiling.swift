@@ -25,7 +25,7 @@ enum Profiling {
             blackHole(SchedulerBenchmarks.scheduleAndRun(500_000, on: scheduler))
         }),
         ("executorJobs", {
-            let executor = DiagnosticTaskExecutor("profile", engine: CombineBenchmarks.engine(stacks: ProcessInfo.processInfo.environment["NOSTACKS"] == nil))
+            let executor = DiagnosticTaskExecutor("profile", engine: CombineBenchmarks.engine(stacks: true))
             blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(1_000_000, on: executor) })
         }),
         ("diagnosedStream", {
