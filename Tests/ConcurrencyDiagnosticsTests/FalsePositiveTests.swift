@@ -247,3 +247,32 @@ extension Ledger {
         continuation.finish()
     }
 }
+
+/// With the engine disabled (`REACTIVE_DIAGNOSTICS_ENABLED=0`), everything forwards and nothing
+/// is tracked or reported.
+@Suite struct DisabledEngineTests {
+    @Test func aDisabledEngineChecksNothingAndForwardsEverything() async throws {
+        let engine = makeEngine { $0.isEnabled = false }
+        let outcome = await runTest(engine) {
+            let (stream, continuation) = AsyncStream.makeDiagnosedStream("quotes", of: Int.self, contract: .single, engine: engine)
+            continuation.yield(1)
+            continuation.yield(2)
+            continuation.finish()
+            continuation.yield(3)                                // after finish: dropped, not reported
+            continuation.finish()
+            #expect(await countElements(of: stream) == 2)
+            let (plain, feed) = AsyncStream.makeStream(of: Int.self)
+            feed.yield(1)
+            Task { _ = await countElements(of: plain.diagnosed("never finished", engine: engine)) }
+            Task.diagnosed("never ends", engine: engine) { _ = await countElements(of: plain) }
+            let value = await withDiagnosedContinuation("twice", engine: engine) { continuation in
+                continuation.resume(returning: 1)
+                continuation.resume(returning: 2)                // still dropped: never a crash
+            }
+            #expect(value == 1)
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(outcome.findings.isEmpty)
+        #expect(engine.ledger.liveCount == 0 && engine.findingCount == 0)
+    }
+}

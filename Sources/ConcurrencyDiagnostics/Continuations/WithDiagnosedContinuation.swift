@@ -22,7 +22,7 @@ public func withDiagnosedContinuation<T>(
     isolation: isolated (any Actor)? = #isolation, function: String = #function,
     _ body: (DiagnosedContinuation<T, Never>) -> Void
 ) async -> sending T {
-    let stack = await engine.captureAsyncAllocationStack(isolation: isolation)
+    let stack = engine.isEnabled ? await engine.captureAsyncAllocationStack(isolation: isolation) : .none
     return await withCheckedContinuation(isolation: isolation, function: function) { continuation in
         // Made here, so that only the continuation handed out keeps it: released unresumed is seen.
         let tracker = ContinuationTracker(engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
@@ -43,7 +43,7 @@ public func withDiagnosedThrowingContinuation<T>(
     isolation: isolated (any Actor)? = #isolation, function: String = #function,
     _ body: (DiagnosedContinuation<T, any Error>) -> Void
 ) async throws -> sending T {
-    let stack = await engine.captureAsyncAllocationStack(isolation: isolation)
+    let stack = engine.isEnabled ? await engine.captureAsyncAllocationStack(isolation: isolation) : .none
     return try await withCheckedThrowingContinuation(isolation: isolation, function: function) { continuation in
         let tracker = ContinuationTracker(engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
         body(DiagnosedContinuation(base: continuation, tracker: tracker))

@@ -10,6 +10,8 @@ final class ContinuationTracker: Sendable {
     let stack: StackID
     let test: TestIdentity
     let expectation: ThreadExpectation?
+    /// `false` when the engine was disabled at creation: only the second resume is dropped.
+    let isActive: Bool
     private let token: ResourceToken
     private let resumes = Atomic<Int>(0)
 
@@ -19,11 +21,12 @@ final class ContinuationTracker: Sendable {
         self.stack = stack
         self.expectation = expectation
         test = engine.currentTest()
-        token = engine.ledger.register(kind: .continuation, label: label, stack: stack, test: test)
+        isActive = engine.isEnabled
+        token = isActive ? engine.ledger.register(kind: .continuation, label: label, stack: stack, test: test) : .none
     }
 
     deinit {
-        guard resumes.load(ordering: .acquiring) == 0, engine.ledger.unregister(token) else { return }
+        guard isActive, resumes.load(ordering: .acquiring) == 0, engine.ledger.unregister(token) else { return }
         report(.callbackNeverCalled,
                "\(name) was released without being resumed: the task awaiting it is suspended forever (a code path that returns without resuming it?)",
                details: ["released": "true"])
@@ -38,11 +41,13 @@ final class ContinuationTracker: Sendable {
     func willResume() -> Bool {
         let count = resumes.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
         guard count == 1 else {
+            guard isActive else { return false }
             report(.callbackCalledTwice,
                    "\(name) resumed \(count) times; a continuation must be resumed exactly once (the runtime stops the process on the second resume: this one was dropped)",
                    details: ["resumes": "\(count)"])
             return false
         }
+        guard isActive else { return true }
         engine.ledger.unregister(token)
         if let expectation, !expectation.isSatisfied() {
             report(.wrongThread, "\(name) was resumed off the \(expectation)",

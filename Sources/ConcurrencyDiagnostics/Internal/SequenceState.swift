@@ -22,10 +22,12 @@ final class SequenceState: Sendable {
     }
 
     /// An iterator's first `next()`: the iteration becomes a live resource, allocated where it
-    /// iterates (the chain of async callers), with the diagnosed site as its explanation.
+    /// iterates (the chain of async callers), with the diagnosed site as its explanation; `nil`
+    /// when the engine is disabled (the iteration then only forwards).
     @usableFromInline
-    func beginIteration(isolation: isolated (any Actor)?) async -> StreamMonitor {
+    func beginIteration(isolation: isolated (any Actor)?) async -> StreamMonitor? {
         let engine = identity.engine
+        guard engine.isEnabled else { return nil }
         let stack = await engine.captureAsyncAllocationStack(isolation: isolation)
         engine.explainLeaks(
             of: .iteration, label: identity.label, allocatedAt: stack, by: identity.creationStack, role: "sequence diagnosed")

@@ -18,6 +18,8 @@ final class StreamProducer: Sendable {
 
     let identity: StreamIdentity
     let contract: StreamContract?
+    /// `false` when the engine was disabled at creation: nothing is checked.
+    let isActive: Bool
     private let phase = Atomic<UInt8>(Phase.open.rawValue)
     private let yields = Atomic<Int>(0)
     private let enqueued = Atomic<Int>(0)
@@ -27,6 +29,7 @@ final class StreamProducer: Sendable {
     init(identity: StreamIdentity, contract: StreamContract?) {
         self.identity = identity
         self.contract = contract
+        isActive = identity.engine.isEnabled
     }
 
     var state: Phase {
@@ -43,6 +46,7 @@ final class StreamProducer: Sendable {
     /// A value is about to be yielded: grammar, contract count, thread.
     @inline(__always)
     func willYield() {
+        guard isActive else { return }
         let current = state
         if current == .finished || current == .failed {
             if !reportedLateYield.exchange(true, ordering: .relaxed) {
@@ -69,6 +73,7 @@ final class StreamProducer: Sendable {
     /// The wrapped continuation's answer to a yield.
     @inline(__always)
     func didYield(enqueued wasEnqueued: Bool, terminated: Bool) {
+        guard isActive else { return }
         if wasEnqueued {
             enqueued.wrappingAdd(1, ordering: .relaxed)
         } else if terminated, state == .abandoned, !reportedAbandonedYield.exchange(true, ordering: .relaxed) {
@@ -82,6 +87,7 @@ final class StreamProducer: Sendable {
 
     /// `finish()` (`failure == nil`) or `finish(throwing:)` is about to be called.
     func willFinish(failure: String?) {
+        guard isActive else { return }
         let target: Phase = failure == nil ? .finished : .failed
         var current = phase.load(ordering: .relaxed)
         while true {

@@ -22,7 +22,7 @@ extension AsyncSequence {
     ) -> DiagnosedAsyncSequence<Self> {
         let identity = StreamIdentity(
             engine: engine, label: streamLabel(label, fileID: fileID, line: line),
-            creationStack: engine.captureAllocationStack(), test: engine.currentTest())
+            creationStack: engine.isEnabled ? engine.captureAllocationStack() : .none, test: engine.currentTest())
         return DiagnosedAsyncSequence(
             base: self,
             state: SequenceState(

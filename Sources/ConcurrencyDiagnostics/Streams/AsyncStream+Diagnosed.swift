@@ -40,7 +40,7 @@ extension AsyncStream {
     ) -> (stream: AsyncStream<Element>, continuation: DiagnosedContinuation) {
         let identity = StreamIdentity(
             engine: engine, label: streamLabel(label, fileID: fileID, line: line),
-            creationStack: engine.captureAllocationStack(), test: engine.currentTest())
+            creationStack: engine.isEnabled ? engine.captureAllocationStack() : .none, test: engine.currentTest())
         let producer = StreamProducer(identity: identity, contract: merged(contract, expectation))
         let consumers = StreamConsumers(producer: producer)
         let (inner, base) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: limit)
@@ -50,6 +50,10 @@ extension AsyncStream {
                 producer.terminated(cancelled: true)
             }
             termination.call(reason)
+        }
+        guard producer.isActive else {
+            // The engine is disabled: the plain stream, and a continuation that only forwards.
+            return (inner, DiagnosedContinuation(base: base, producer: producer, termination: termination))
         }
         let source = UncheckedSendable(value: inner)
         let stream = AsyncStream(unfolding: { [source, consumers] in

@@ -28,7 +28,7 @@ extension AsyncThrowingStream where Failure == any Error {
     ) -> (stream: AsyncThrowingStream<Element, any Error>, continuation: DiagnosedContinuation) {
         let identity = StreamIdentity(
             engine: engine, label: streamLabel(label, fileID: fileID, line: line),
-            creationStack: engine.captureAllocationStack(), test: engine.currentTest())
+            creationStack: engine.isEnabled ? engine.captureAllocationStack() : .none, test: engine.currentTest())
         let producer = StreamProducer(identity: identity, contract: merged(contract, expectation))
         let consumers = StreamConsumers(producer: producer)
         let (inner, base) = AsyncThrowingStream.makeStream(of: Element.self, throwing: (any Error).self, bufferingPolicy: limit)
@@ -38,6 +38,10 @@ extension AsyncThrowingStream where Failure == any Error {
                 producer.terminated(cancelled: true)
             }
             termination.call(reason)
+        }
+        guard producer.isActive else {
+            // The engine is disabled: the plain stream, and a continuation that only forwards.
+            return (inner, DiagnosedContinuation(base: base, producer: producer, termination: termination))
         }
         let source = UncheckedSendable(value: inner)
         let stream = AsyncThrowingStream(unfolding: { [source, consumers] in

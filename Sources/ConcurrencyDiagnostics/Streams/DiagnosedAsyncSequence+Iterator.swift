@@ -11,6 +11,7 @@ extension DiagnosedAsyncSequence {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let state: SequenceState
         @usableFromInline var monitor: StreamMonitor?
+        @usableFromInline var forwardsOnly = false
         @usableFromInline var ended = false
         @usableFromInline var reportedNextAfterEnd = false
 
@@ -29,12 +30,18 @@ extension DiagnosedAsyncSequence {
         /// The next element, checked, received on `actor` (what `for await` calls).
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            if forwardsOnly {
+                return try await base.next(isolation: actor)
+            }
             let monitor: StreamMonitor
             if let existing = self.monitor {
                 monitor = existing
+            } else if let started = await state.beginIteration(isolation: actor) {
+                monitor = started
+                self.monitor = started
             } else {
-                monitor = await state.beginIteration(isolation: actor)
-                self.monitor = monitor
+                forwardsOnly = true   // the engine is disabled: nothing to check
+                return try await base.next(isolation: actor)
             }
             if ended {
                 if !reportedNextAfterEnd {

@@ -23,7 +23,8 @@ import ReactiveDiagnostics
 /// Also found: `next()` called again after the end (``FindingKind/requestAfterTermination``),
 /// a failure a contract does not allow, and, for single-consumer bases such as `AsyncStream`
 /// (``SingleConsumerAsyncSequence``), two tasks iterating at once
-/// (``FindingKind/concurrentIteration``). Elements and errors pass through unchanged.
+/// (``FindingKind/concurrentIteration``). Elements and errors pass through unchanged; with the
+/// engine disabled when an iteration starts, that iteration only forwards.
 ///
 /// The iterator's methods are inlinable, so that they are specialized for the element type in
 /// the caller's module: generic code called across modules would look up type metadata on

@@ -32,6 +32,7 @@ extension Task where Failure == Never {
         _ label: String, priority: TaskPriority? = nil, owner: AnyObject? = nil, engine: DiagnosticsEngine = .shared,
         @_inheritActorContext @_implicitSelfCapture operation: sending @escaping @isolated(any) () async -> Success
     ) -> Task<Success, Never> {
+        guard engine.isEnabled else { return Task(priority: priority, operation: operation) }
         let tracker = TaskTracker(engine: engine, label: DiagnosticLabel(label), owner: owner)
         let task = Task(priority: priority, operation: operation)
         tracker.end(when: task)
@@ -51,6 +52,7 @@ extension Task where Failure == any Error {
         _ label: String, priority: TaskPriority? = nil, owner: AnyObject? = nil, engine: DiagnosticsEngine = .shared,
         @_inheritActorContext @_implicitSelfCapture operation: sending @escaping @isolated(any) () async throws -> Success
     ) -> Task<Success, any Error> {
+        guard engine.isEnabled else { return Task(priority: priority, operation: operation) }
         let tracker = TaskTracker(engine: engine, label: DiagnosticLabel(label), owner: owner)
         let task = Task(priority: priority, operation: operation)
         tracker.end(when: task)

@@ -16,6 +16,7 @@ extension TaskGroup {
         _ label: String, priority: TaskPriority? = nil, engine: DiagnosticsEngine = .shared,
         operation: sending @escaping @isolated(any) () async -> ChildTaskResult
     ) {
+        guard engine.isEnabled else { return addTask(priority: priority, operation: operation) }
         let tracker = TaskTracker(engine: engine, label: DiagnosticLabel(label), owner: nil)
         addTask(priority: priority) {
             defer { tracker.end() }
@@ -37,6 +38,7 @@ extension ThrowingTaskGroup {
         _ label: String, priority: TaskPriority? = nil, engine: DiagnosticsEngine = .shared,
         operation: sending @escaping @isolated(any) () async throws -> ChildTaskResult
     ) {
+        guard engine.isEnabled else { return addTask(priority: priority, operation: operation) }
         let tracker = TaskTracker(engine: engine, label: DiagnosticLabel(label), owner: nil)
         addTask(priority: priority) {
             defer { tracker.end() }
