@@ -94,9 +94,11 @@ func expectStack(
 }
 
 /// Waits (bounded, without blocking a thread of the cooperative pool) until `condition` holds.
-/// The bound is generous: other suites of the process may keep the pool's few threads busy.
+/// The bound is generous: other suites of the process run long synchronous work (the tool's
+/// scale tests, child processes) on the pool's threads, as many as the machine has cores, and on
+/// a loaded 2-core machine async work can wait 30 s and more for one of them.
 func eventually(
-    seconds: Double = 30, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    seconds: Double = 120, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async {
     let deadline = Date(timeIntervalSinceNow: seconds)
