@@ -71,7 +71,7 @@ import XCTest
 /// XCTest with the `DiagnosedTestCase` base class: async tests of correct Swift Concurrency
 /// code pass (the check runs after each test, settles, and finds nothing).
 final class DiagnosedConcurrencyXCTests: DiagnosedTestCase {
-    static let engine = quietEngine(settle: .seconds(20))
+    static let engine = quietEngine(settle: .seconds(120))
 
     override class var diagnosticsEngine: DiagnosticsEngine {
         engine

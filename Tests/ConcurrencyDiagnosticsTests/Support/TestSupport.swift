@@ -9,10 +9,10 @@ func makeEngine(_ change: (inout Configuration) -> Void = { _ in }) -> Diagnosti
 }
 
 /// An engine for a test of correct code: what the code started may take long to end when other
-/// suites keep the cooperative pool busy, so the end of the test waits up to 20 s for it (it
+/// suites keep the cooperative pool busy, so the end of the test waits up to 120 s for it (it
 /// returns as soon as everything has ended).
 func makePatientEngine() -> DiagnosticsEngine {
-    quietEngine(settle: .seconds(20))
+    quietEngine(settle: .seconds(120))
 }
 
 /// Waits until `count` iterations wait for elements (or run) in `engine`.
