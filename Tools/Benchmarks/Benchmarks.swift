@@ -26,6 +26,7 @@ struct Benchmarks: ParsableCommand {
         BenchmarkSuite("memory", run: MemoryBenchmark.run),
         BenchmarkSuite("combine", run: CombineBenchmarks.run),
         BenchmarkSuite("scheduler", run: SchedulerBenchmarks.run),
+        BenchmarkSuite("concurrency", run: ConcurrencyBenchmarks.run),
         BenchmarkSuite("report", run: ReportBenchmarks.run),
     ]
 
