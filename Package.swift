@@ -21,11 +21,14 @@ let package = Package(
         .library(name: "ReactiveDiagnosticsReport", targets: ["ReactiveDiagnosticsReport"]),
         .library(name: "CombineDiagnostics", targets: ["CombineDiagnostics"]),
         .library(name: "EffectDiagnostics", targets: ["EffectDiagnostics"]),
+        .library(name: "ConcurrencyDiagnostics", targets: ["ConcurrencyDiagnostics"]),
         .library(name: "ReactiveDiagnosticsXCTest", targets: ["ReactiveDiagnosticsXCTest"]),
         .library(name: "ReactiveDiagnosticsTesting", targets: ["ReactiveDiagnosticsTesting"]),
         .library(name: "ReactiveDiagTool", targets: ["ReactiveDiagTool"]),
         .executable(name: "reactive-diag", targets: ["reactive-diag"]),
         .executable(name: "reactive-diag-benchmark", targets: ["reactive-diag-benchmark"]),
+        // The benchmarks' shared harness, for the RxSwift integration's benchmark (not API).
+        .library(name: "_ReactiveDiagnosticsBenchmarkHarness", targets: ["_ReactiveDiagnosticsBenchmarkHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -71,6 +74,11 @@ let package = Package(
             dependencies: ["ReactiveDiagnostics"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ConcurrencyDiagnostics",
+            dependencies: ["ReactiveDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Test glue
         .target(
@@ -101,14 +109,22 @@ let package = Package(
             path: "Tools/reactive-diag/Main",
             swiftSettings: swiftSettings
         ),
+        // Measuring, statistics, the table and the JSON of every benchmark executable.
+        .target(
+            name: "_ReactiveDiagnosticsBenchmarkHarness",
+            dependencies: ["ReactiveDiagnosticsReport"],
+            path: "Tools/Benchmarks/Harness",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "reactive-diag-benchmark",
             dependencies: [
-                "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool",
-                "_ReactiveDiagnosticsProcess",
+                "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagTool",
+                "_ReactiveDiagnosticsBenchmarkHarness", "_ReactiveDiagnosticsProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + openCombine,
             path: "Tools/Benchmarks",
+            exclude: ["Harness"],
             swiftSettings: swiftSettings
         ),
 
@@ -120,7 +136,7 @@ let package = Package(
             name: "DocSnippets",
             dependencies: [
                 "ReactiveDiagnostics", "ReactiveDiagnosticsReport", "CombineDiagnostics", "EffectDiagnostics",
-                "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting", "ReactiveDiagTool",
+                "ConcurrencyDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting", "ReactiveDiagTool",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ] + openCombine,
             path: "Tests/DocSnippets",
@@ -159,6 +175,14 @@ let package = Package(
             name: "EffectDiagnosticsTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport","EffectDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ConcurrencyDiagnosticsTests",
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ConcurrencyDiagnostics", "ReactiveDiagnosticsTesting",
+                "ReactiveDiagnosticsXCTest",
+            ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(

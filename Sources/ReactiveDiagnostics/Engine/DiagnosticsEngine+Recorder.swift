@@ -30,15 +30,7 @@ extension DiagnosticsEngine: DiagnosticsRecorder {
         notePossiblePrematureCancel(label: label, allocationStack: allocationStack, test: test, markers: markers)
     }
 
-    public var hopProbesPerStream: Int {
-        Int(hopProbes.probesPerStream)
-    }
-
-    public func hopProbeWindow(probe index: Int) -> Int64? {
-        hopProbes.take(probe: index)
-    }
-
-    public func hopProbeEnded(window: Int64, waited: Int64) {
-        hopProbes.finish(window: window, spent: waited)
+    public var hopProbeBudget: HopProbeBudget? {
+        hopProbes
     }
 }

@@ -80,15 +80,9 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
     /// test's checkpoint can tell whether a released cancellable caused it.
     func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String])
 
-    /// How many thread changes a new stream probes (see ``ThreadHopProbe``).
-    var hopProbesPerStream: Int { get }
-
-    /// The window, in nanoseconds, of a stream's probe number `index` (0 for its first), taken
-    /// from the budget; `nil` when the budget is spent. End it with ``hopProbeEnded(window:waited:)``.
-    func hopProbeWindow(probe index: Int) -> Int64?
-
-    /// A probe granted `window` nanoseconds waited `waited` nanoseconds.
-    func hopProbeEnded(window: Int64, waited: Int64)
+    /// What thread-hop probes of this recorder's streams may wait (see ``ThreadHopProbe``);
+    /// `nil`: streams never probe.
+    var hopProbeBudget: HopProbeBudget? { get }
 }
 
 extension DiagnosticsRecorder {
@@ -102,13 +96,7 @@ extension DiagnosticsRecorder {
     public func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]) {}
 
     /// No thread-hop probes.
-    public var hopProbesPerStream: Int { 0 }
-
-    /// No thread-hop probes.
-    public func hopProbeWindow(probe index: Int) -> Int64? { nil }
-
-    /// No thread-hop probes.
-    public func hopProbeEnded(window: Int64, waited: Int64) {}
+    public var hopProbeBudget: HopProbeBudget? { nil }
 }
 
 /// A resource a ``DiagnosticsRecorder`` registered: its token and what it was registered with.

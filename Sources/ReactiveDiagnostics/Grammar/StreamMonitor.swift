@@ -123,7 +123,7 @@ open class StreamMonitor: @unchecked Sendable {
         self.label = label
         self.contract = contract
         self.options = options
-        serial = SerialDelivery(probes: UInt8(clamping: recorder.hopProbesPerStream))
+        serial = SerialDelivery(probes: recorder.hopProbeBudget?.probesPerStream ?? 0)
         let resource = recorder.register(options.resourceKind, label: label, stack: allocationStack, test: test)
         self.allocationStack = resource.stack
         self.test = resource.test

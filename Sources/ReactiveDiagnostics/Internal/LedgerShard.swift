@@ -78,6 +78,11 @@ struct LedgerShard: ~Copyable {
     let endedSeen: UnsafeMutablePointer<Int>
     /// Per kind, by any thread: resources ended.
     let ended: AtomicCounters
+    /// Objects held for resources of this shard (``ResourceLedger/hold(_:object:pool:)``).
+    var held: [HeldEntry] = []
+    /// Released held objects kept for reuse (``ResourceLedger/recycle(_:keeping:)``), one list
+    /// per pool.
+    var pools: [HeldPool] = []
 
     init() {
         let table = UnsafeMutablePointer<UnsafeMutablePointer<LedgerSlot>?>.allocate(capacity: 4)

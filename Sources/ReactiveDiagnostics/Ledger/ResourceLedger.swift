@@ -46,7 +46,9 @@ public final class ResourceLedger: @unchecked Sendable {
     private let shards: UnsafeMutableRawPointer
     private static let shardStride = (MemoryLayout<LedgerShard>.stride + 127) & ~127
     private let epoch = Atomic<UInt32>(0)
-    private let probes = LivenessProbes()
+    let probes = LivenessProbes()
+    /// Held objects in all shards.
+    let heldCount = Atomic<Int>(0)
 
     /// Creates an empty ledger.
     public init() {
@@ -75,7 +77,7 @@ public final class ResourceLedger: @unchecked Sendable {
 
     /// Runs `body` on shard `index` under its mutex.
     @inline(__always)
-    private func withShard<Result>(_ index: Int, _ body: (inout LedgerShard) -> Result) -> Result {
+    func withShard<Result>(_ index: Int, _ body: (inout LedgerShard) -> Result) -> Result {
         let shard = shard(index)
         pthread_mutex_lock(&shard.pointee.mutex)
         defer { pthread_mutex_unlock(&shard.pointee.mutex) }
@@ -83,7 +85,7 @@ public final class ResourceLedger: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func shardForCurrentThread() -> Int {
+    func shardForCurrentThread() -> Int {
         Int(rdiag_thread_shard()) & (Self.shardCount - 1)
     }
 
@@ -94,20 +96,34 @@ public final class ResourceLedger: @unchecked Sendable {
     public func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
         let currentEpoch = epoch.load(ordering: .relaxed)
-        let (index, generation) = withShard(shardIndex) { shard -> (Int, UInt16) in
-            let index = shard.takeSlot()
-            let slot = shard.slot(index)
-            let generation = LedgerState(raw: slot.pointee.state.load(ordering: .relaxed)).generation &+ 1
-            slot.pointee.stack = stack.rawValue
-            slot.pointee.label = label.id
-            slot.pointee.test = test.rawValue
-            slot.pointee.epoch = currentEpoch
-            slot.pointee.state.store(
-                LedgerState(generation: generation, kind: kind.index, phase: LedgerState.live).raw, ordering: .releasing)
-            shard.noteRegistered(Int(kind.index))
-            return (index, generation)
+        return withShard(shardIndex) { shard in
+            Self.occupy(&shard, shard: shardIndex, kind: kind, label: label, stack: stack, test: test, epoch: currentEpoch)
         }
+    }
+
+    /// Stores a live resource in a free slot of `shard` (or a new one) and counts it; under
+    /// the shard's lock.
+    @inline(__always)
+    static func occupy(
+        _ shard: inout LedgerShard, shard shardIndex: Int, kind: ResourceKind, label: DiagnosticLabel, stack: StackID,
+        test: TestIdentity, epoch: UInt32
+    ) -> ResourceToken {
+        let index = shard.takeSlot()
+        let slot = shard.slot(index)
+        let generation = LedgerState(raw: slot.pointee.state.load(ordering: .relaxed)).generation &+ 1
+        slot.pointee.stack = stack.rawValue
+        slot.pointee.label = label.id
+        slot.pointee.test = test.rawValue
+        slot.pointee.epoch = epoch
+        slot.pointee.state.store(
+            LedgerState(generation: generation, kind: kind.index, phase: LedgerState.live).raw, ordering: .releasing)
+        shard.noteRegistered(Int(kind.index))
         return ResourceToken(shard: shardIndex, index: index, generation: generation)
+    }
+
+    /// The epoch resources registered now carry.
+    var epochNow: UInt32 {
+        epoch.load(ordering: .relaxed)
     }
 
     /// Unregisters a resource: one compare-and-swap, from any thread, without a lock.
@@ -143,6 +159,20 @@ public final class ResourceLedger: @unchecked Sendable {
         guard let slot = slot(of: token) else { return false }
         let state = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
         return state.phase == LedgerState.live && state.generation == token.generation
+    }
+
+    /// The resource behind `token`, while it is live.
+    public func liveResource(_ token: ResourceToken) -> LiveResource? {
+        guard slot(of: token) != nil else { return nil }
+        return withShard(token.shard) { shard in
+            let pointer = shard.slot(token.index)
+            let state = LedgerState(raw: pointer.pointee.state.load(ordering: .acquiring))
+            guard state.phase == LedgerState.live, state.generation == token.generation else { return nil }
+            return LiveResource(
+                token: token, kind: ResourceKind(index: state.kind), label: DiagnosticLabel(id: pointer.pointee.label),
+                stack: StackID(rawValue: pointer.pointee.stack), test: TestIdentity(rawValue: pointer.pointee.test),
+                epoch: pointer.pointee.epoch)
+        }
     }
 
     /// Starts a new epoch and returns it: resources registered from now on carry it.
@@ -224,117 +254,5 @@ public final class ResourceLedger: @unchecked Sendable {
     /// Live resources attributed to `test` (parallel runners).
     public func liveResources(test: TestIdentity) -> [LiveResource] {
         liveResources(where: { $0.test == test.rawValue })
-    }
-
-    // MARK: Liveness probes
-
-    /// Ties a registered resource to `object`: when the object is deallocated the resource
-    /// is unregistered at the next ``sweep()``. For frameworks that report no deallocation.
-    public func watch(_ token: ResourceToken, object: AnyObject) {
-        probes.add(token, object: object)
-    }
-
-    /// Stops watching `token` (after it was unregistered explicitly).
-    public func unwatch(_ token: ResourceToken) {
-        probes.remove(token)
-    }
-
-    /// The object a live resource is tied to by ``watch(_:object:)``, while it is alive (for
-    /// explaining what keeps a leaked resource alive; `nil` when it is gone or never watched).
-    public func watchedObject(_ token: ResourceToken) -> AnyObject? {
-        probes.object(token)
-    }
-
-    /// Resources tied to objects by ``watch(_:object:)`` and not swept yet.
-    public var watchedCount: Int {
-        probes.count
-    }
-
-    /// Unregisters watched resources whose objects are gone. Returns how many.
-    ///
-    /// Test checkpoints and report building sweep; between them, the live counts of watched
-    /// resources include those whose objects are already gone.
-    @discardableResult
-    public func sweep() -> Int {
-        var swept = 0
-        for token in probes.collectDeallocated() where unregister(token) {
-            swept += 1
-        }
-        return swept
-    }
-
-    /// Sweeps when the watched resources doubled since the last sweep (and are at least
-    /// 1,024): call it after ``watch(_:object:)`` to keep the probes' memory bounded at an
-    /// amortized O(1) per watched resource.
-    ///
-    /// - Complexity: O(1) unless it sweeps; O(watched) when it does.
-    @discardableResult
-    public func sweepIfDue() -> Int {
-        probes.claimSweep() ? sweep() : 0
-    }
-}
-
-/// Weak references from resources to the objects whose lifetime defines them.
-private final class LivenessProbes: Sendable {
-    // Unchecked: the object is only compared with nil, or handed out strong while alive.
-    private struct Weak: @unchecked Sendable {
-        weak var object: AnyObject?
-    }
-
-    private let state = LockedValue([ResourceToken: Weak]())
-    private let watched = Atomic<Int>(0)
-    private let afterLastSweep = Atomic<Int>(0)
-
-    /// The fewest watched resources worth a sweep from ``ResourceLedger/sweepIfDue()``.
-    static let sweepFloor = 1_024
-
-    func add(_ token: ResourceToken, object: AnyObject) {
-        let probe = Weak(object: object)
-        let count = state.withLock { probes in
-            probes[token] = probe
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-    }
-
-    func remove(_ token: ResourceToken) {
-        let count = state.withLock { probes in
-            probes.removeValue(forKey: token)
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-    }
-
-    func object(_ token: ResourceToken) -> AnyObject? {
-        let probe = state.withLock { $0[token] }
-        return probe?.object
-    }
-
-    var count: Int {
-        watched.load(ordering: .relaxed)
-    }
-
-    /// Whether a sweep is due; when it is, only one caller is told so.
-    func claimSweep() -> Bool {
-        let count = watched.load(ordering: .relaxed)
-        let last = afterLastSweep.load(ordering: .relaxed)
-        guard count >= Self.sweepFloor, count >= 2 * last else { return false }
-        return afterLastSweep.compareExchange(expected: last, desired: count, ordering: .relaxed).exchanged
-    }
-
-    func collectDeallocated() -> [ResourceToken] {
-        // Loading a weak reference makes a temporary strong one; releasing it can be the last
-        // release and run a deinit (user code), so the references are read outside the lock.
-        let snapshot = state.withLock { $0 }
-        let gone = snapshot.filter { $0.value.object == nil }.map(\.key)
-        let count = state.withLock { probes in
-            for token in gone {
-                probes.removeValue(forKey: token)
-            }
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-        afterLastSweep.store(count, ordering: .relaxed)
-        return gone
     }
 }

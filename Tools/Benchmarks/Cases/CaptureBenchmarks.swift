@@ -2,6 +2,7 @@ import CReactiveDiagnostics
 import Foundation
 import ReactiveDiagnostics
 import Runtime
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// Backtrace capture and interning at several depths: our capture (`rdiag_capture_stack`, along
 /// frame pointers libunwind confirmed), libunwind's own walk (`unw_backtrace`) and an unchecked

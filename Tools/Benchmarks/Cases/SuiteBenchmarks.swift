@@ -1,4 +1,5 @@
 import Foundation
+import _ReactiveDiagnosticsBenchmarkHarness
 import _ReactiveDiagnosticsProcess
 
 /// What a user feels: whole test suites run without and with diagnostics, alternately, in the

@@ -1,7 +1,9 @@
 import CReactiveDiagnostics
 import CombineDiagnostics
+import ConcurrencyDiagnostics
 import Foundation
 import OpenCombineShim
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// One case in a tight loop, for `perf` or `valgrind --tool=callgrind`:
 /// `reactive-diag-benchmark --profile subscribeCancelOnce [--operations N]` (or another of
@@ -60,6 +62,17 @@ enum Profiling {
             let scheduler = DispatchQueue(label: "profile")
                 .diagnosed("p", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
             blackHole(SchedulerBenchmarks.scheduleAndRun($0, on: scheduler))
+        },
+        Case(name: "executorJobs", what: "jobs through a DiagnosticTaskExecutor (32-frame stacks)", operations: 1_000_000) { count in
+            let executor = DiagnosticTaskExecutor("profile", engine: CombineBenchmarks.engine(stacks: true))
+            blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(count, on: executor) })
+        },
+        Case(name: "diagnosedStream", what: "elements through a diagnosed AsyncStream", operations: 2_000_000) { count in
+            let engine = CombineBenchmarks.engine(stacks: true)
+            blackHole(ConcurrencyBenchmarks.blocking {
+                let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+                return await ConcurrencyBenchmarks.elements(count, stream.diagnosed("profile", engine: engine), continuation)
+            })
         },
         Case(name: "capture8", what: "rdiag_capture_stack, 8 frames", operations: 2_000_000) { captureLoop(depth: 8, $0, rdiag_capture_stack) },
         Case(name: "capture32", what: "rdiag_capture_stack, 32 frames", operations: 1_000_000) { captureLoop(depth: 32, $0, rdiag_capture_stack) },
