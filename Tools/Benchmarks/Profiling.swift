@@ -63,6 +63,9 @@ enum Profiling {
                 .diagnosed("p", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
             blackHole(SchedulerBenchmarks.scheduleAndRun($0, on: scheduler))
         },
+        Case(name: "executorJobsPlain", what: "jobs through a plain task executor on a concurrent queue", operations: 1_000_000) { count in
+            blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(count, on: ConcurrencyBenchmarks.PlainTaskExecutor()) })
+        },
         Case(name: "executorJobs", what: "jobs through a DiagnosticTaskExecutor (32-frame stacks)", operations: 1_000_000) { count in
             let executor = DiagnosticTaskExecutor("profile", engine: CombineBenchmarks.engine(stacks: true))
             blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(count, on: executor) })
