@@ -95,21 +95,29 @@ extension DiagnosticsEngine {
     /// (the release is compiler cleanup right after the call: the last line that ran is the
     /// subscribing one),
     /// and an app's `refresh()` that drops its cancellable is not the test function (the test
-    /// runner's frames do not follow it). Needs file:line (llvm-symbolizer); without it,
+    /// runner's frames do not call it). Needs file:line (llvm-symbolizer); without it,
     /// nothing is excused.
     static func isHeldToALaterLineByTheTest(
         cancel: [SymbolizedFrame], releasing: SymbolizedFrame, subscribing: SymbolizedFrame,
         resolver: SourceLineResolver = .shared
     ) -> Bool {
-        guard let index = cancel.firstIndex(where: { $0.address == releasing.address }) else { return false }
-        let callers = cancel[(index + 1)...].filter { $0.category != .system }
-        guard let runner = callers.firstIndex(where: { ["XCTest", "Testing"].contains($0.module) }),
-              !callers[..<runner].contains(where: { $0.category == .user })
+        guard let index = cancel.firstIndex(where: { $0.address == releasing.address }),
+              let caller = cancel[(index + 1)...].first(where: { $0.category != .system }), isTestRunner(caller)
         else { return false }
         guard releasing.imagePath == subscribing.imagePath, let subscribed = resolver.resolve(subscribing),
               let released = resolver.lastLine(before: releasing, notBefore: subscribing.imageOffset ?? 0)
         else { return false }
         return released.file == subscribed.file && released.line > subscribed.line
+    }
+
+    /// A frame of the code that calls test functions: XCTest, Swift Testing and its `@Test`
+    /// expansions, SwiftPM's generated list of the tests on Linux (`…PackageDiscoveredTests`).
+    static func isTestRunner(_ frame: SymbolizedFrame) -> Bool {
+        if let module = frame.module,
+           module == "XCTest" || module == "Testing" || module.hasSuffix("PackageDiscoveredTests") {
+            return true
+        }
+        return frame.symbol.map(FrameClassifier.isMacroExpansion) ?? false
     }
 
     /// `AnyCancellable.deinit` → `AnyCancellable`: the frames of the cancellable's own teardown.
