@@ -93,10 +93,9 @@ extension DiagnosticsEngine {
     /// `withExtendedLifetime`): a test that checks that nothing arrives, not a forgotten
     /// `.store(in:)`. `_ = publisher.sink { … }` releases it on the subscribing line itself
     /// (the release is compiler cleanup right after the call: the last line that ran is the
-    /// subscribing one),
-    /// and an app's `refresh()` that drops its cancellable is not the test function (the test
-    /// runner's frames do not call it). Needs file:line (llvm-symbolizer); without it,
-    /// nothing is excused.
+    /// subscribing one), and an app's `refresh()` that drops its cancellable is not the test
+    /// function (the test runner does not call it). Needs file:line (llvm-symbolizer);
+    /// without it, nothing is excused.
     static func isHeldToALaterLineByTheTest(
         cancel: [SymbolizedFrame], releasing: SymbolizedFrame, subscribing: SymbolizedFrame,
         resolver: SourceLineResolver = .shared
