@@ -139,14 +139,14 @@ configure_rxswift() {
     # (and a generated main.swift, which SwiftPM's test discovery replaces). RxCocoa is built for
     # Apple platforms only: files that import it without using it compile against an empty
     # RxCocoa module; those that use it (Driver, Signal, `.rx`, Binder) are left out.
-    local uses_rxcocoa=" Driver+Test.swift Infallible+Tests.swift NotificationCenterTests.swift Observable+Tests.swift Reactive+Tests.swift SharedSequence+Extensions.swift SharedSequence+OperatorTest.swift SharedSequence+Test.swift SharingSchedulerTests.swift Signal+Test.swift "
+    rx_uses_rxcocoa=" Driver+Test.swift Infallible+Tests.swift NotificationCenterTests.swift Observable+Tests.swift Reactive+Tests.swift SharedSequence+Extensions.swift SharedSequence+OperatorTest.swift SharedSequence+Test.swift SharingSchedulerTests.swift Signal+Test.swift "
     sources() {
         mkdir -p "$package/Tests/$module" "$package/Sources/RxCocoa"
         local file name
         for file in "$checkout"/Sources/AllTestz/*.swift; do
             name="$(basename "$file")"
             [ "$name" = main.swift ] && continue
-            case "$uses_rxcocoa" in *" $name "*) continue ;; esac
+            case "$rx_uses_rxcocoa" in *" $name "*) continue ;; esac
             ln -sfn "$(readlink -f "$file")" "$package/Tests/$module/$name"
         done
         echo "// RxCocoa is built for Apple platforms only; test files that import it without using it compile against this empty module." \

@@ -5,8 +5,10 @@
 #   2. runs every test target (the demo suite included: it builds Examples/Demo);
 #   3. builds and tests the RxSwift integration when RxSwift can be resolved (else one line says
 #      it was skipped and why);
-#   4. runs the engine's and adapters' tests under Thread Sanitizer;
-#   5. fuzzes the report readers for a bounded time.
+#   4. soaks OpenCombine's and combine-schedulers' own test suites with the instrumentation on
+#      (Tools/soak.sh --ci: same results as without it, every finding triaged);
+#   5. runs the engine's and adapters' tests under Thread Sanitizer;
+#   6. fuzzes the report readers for a bounded time.
 #
 #   Tools/test.sh                 everything
 #   Tools/test.sh --quick         steps 1 and 2 only
@@ -36,6 +38,12 @@ REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 swift_test_with_failure_summary --skip-build
 
 step "RxSwift integration"
 Integrations/RxSwift/test.sh
+
+step "soak: the test suites of OpenCombine and combine-schedulers with ReactiveDiagnostics switched on"
+# Every test that passes without the instrumentation must pass with it, and every finding must be
+# in Tools/Soak/triage.tsv (Docs/Reliability.md). Each run of a suite is bounded (SOAK_TIMEOUT, in
+# seconds); the whole step takes about 10 minutes on 2 cores. RxSwift's suite runs on demand.
+SOAK_TIMEOUT="${SOAK_TIMEOUT:-900}" timeout 3600 Tools/soak.sh --ci
 
 step "Thread Sanitizer: engine, adapters and test glue"
 mkdir -p .build-tsan
