@@ -213,6 +213,14 @@ build() {
     [ -z "$own" ] || { echo "$own" >&2; fail "$suite: warnings in the soak harness or checker"; }
 }
 
+# `--skip REGEX` for the tests not run under a hook, or nothing.
+skip_under_hooks() {
+    [ ${#skipped_under_hooks[@]} -gt 0 ] || return 0
+    local test pattern=""
+    for test in "${skipped_under_hooks[@]}"; do pattern+="${pattern:+|}$module\\.${test//\//\\/}\$"; done
+    echo "--skip $pattern"
+}
+
 # Runs the suite once in mode $1 with `swift test` arguments $2...; output in $runs/$1.log.
 # Prints the wall time in seconds.
 run_mode() {
@@ -221,11 +229,7 @@ run_mode() {
     rm -rf "$reports"
     mkdir -p "$reports"
     local skip=()
-    if [ "$mode" != off ] && [ ${#skipped_under_hooks[@]} -gt 0 ]; then
-        local test pattern=""
-        for test in "${skipped_under_hooks[@]}"; do pattern+="${pattern:+|}$module\\.${test//\//\\/}\$"; done
-        skip=(--skip "$pattern")
-    fi
+    [ "$mode" != off ] && skip=($(skip_under_hooks))
     local start end status=0
     start="$(date +%s.%N)"
     env REACTIVE_DIAGNOSTICS_SOAK_MODE="$mode" \
@@ -254,6 +258,7 @@ soak() {
     "configure_${suite//-/_}"
     package="$root/.build-soak/$suite-soak"
     runs="$package/runs"
+    [ "$tsan" -eq 1 ] && runs="$package/runs-tsan"
     rm -rf "$runs"
     mkdir -p "$runs"
 
@@ -307,7 +312,8 @@ soak_tsan() {
     build --sanitize=thread --scratch-path "$scratch"
     local filter
     case "$suite" in
-        opencombine) filter="PassthroughSubjectTests|CurrentValueSubjectTests|FlatMapTests|ReceiveOnTests|SubscribeOnTests|ShareTests|MergeTests|ZipTests|DebounceTests|FutureTests" ;;
+        # The classes whose tests cross threads: subjects, schedulers, timers, concurrency.
+        opencombine) filter="PassthroughSubjectTests|CurrentValueSubjectTests|FlatMapTests|ReceiveOnTests|SubscribeOnTests|ShareTests|MergeTests|ZipTests|DebounceTests|FutureTests|PrintTests|DispatchQueueSchedulerTests|OperationQueueSchedulerTests|RunLoopSchedulerTests|TimerPublisherTests|PublisherConcurrencyTests|FutureConcurrencyTests" ;;
         *) filter="." ;;
     esac
     step "$suite: the instrumented run of /$filter/ under Thread Sanitizer"
@@ -316,7 +322,7 @@ soak_tsan() {
         REACTIVE_DIAGNOSTICS_REPORT="$runs/reports-tsan/report-%n-%p.json" REACTIVE_DIAGNOSTICS_SUMMARY=0 \
         SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
         timeout "${SOAK_TIMEOUT:-2400}" swift test --package-path "$package" "${config[@]}" --skip-build --disable-swift-testing \
-        --sanitize=thread --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1 || status=$?
+        --sanitize=thread --scratch-path "$scratch" --filter "$filter" $(skip_under_hooks) >"$log" 2>&1 || status=$?
     local reports tests
     reports="$(grep -c "WARNING: ThreadSanitizer" "$log" || true)"
     tests="$(grep -oE "Executed [0-9]+ tests?" "$log" | tail -1)"
