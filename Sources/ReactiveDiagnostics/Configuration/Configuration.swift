@@ -42,6 +42,8 @@ public struct Configuration: Sendable {
     public var longActionThreshold: Duration = .milliseconds(250)
     /// Findings kept in memory; more are counted as dropped.
     public var maximumFindings = 1_000_000
+    /// How deliveries that change threads are held open to meet a concurrent emitter.
+    public var threadHopProbe = ThreadHopProbe()
 
     /// Default configuration.
     public init() {}
@@ -66,6 +68,8 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_FRAMEWORK_MODULES` | modules folded like frameworks | `MyKit,Vendor` |
     /// | `REACTIVE_DIAGNOSTICS_LONG_ACTION_MS` | long-action threshold | `100` |
     /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
+    /// | `REACTIVE_DIAGNOSTICS_HOP_PROBES` | first thread-hop probes per stream (`0`: probing off) | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_HOP_PROBE_BUDGET_MS` | what all thread-hop probes may wait | `200` |
     ///
     /// - Throws: ``ConfigurationError`` naming the variable whose value is not understood.
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -115,6 +119,13 @@ public struct Configuration: Sendable {
             longActionThreshold = .milliseconds(threshold)
         }
         if let maximum = try number("MAX_FINDINGS", in: 1...100_000_000) { maximumFindings = maximum }
+        if let probes = try number("HOP_PROBES", in: 0...255) {
+            threadHopProbe.probesPerStream = probes
+            if probes == 0 { threadHopProbe.thereafterEvery = 0 }
+        }
+        if let budget = try number("HOP_PROBE_BUDGET_MS", in: 0...3_600_000) {
+            threadHopProbe.budget = .milliseconds(budget)
+        }
     }
 
     /// The report path with `%p` and `%n` expanded for this process.
