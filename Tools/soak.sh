@@ -24,8 +24,9 @@
 #   Tools/soak.sh --tsan opencombine       the instrumented run of a sample under Thread Sanitizer
 #
 # Exit status 1 when a test does not finish (crash, hang), ends differently with the
-# instrumentation than without, is discovered but never run, or when a finding is not in the
-# triage file. Everything a run leaves is in .build-soak/<suite>-soak/runs/: the three test logs,
+# instrumentation than without, is discovered but never run, when a finding is not in the
+# triage file, or when a false alarm the triage file records as fixed comes back. Everything a
+# run leaves is in .build-soak/<suite>-soak/runs/: the three test logs,
 # the reports of the instrumented run, results.json (the figures of Docs/Reliability.md) and
 # untriaged.tsv (lines to classify and add to the triage file).
 set -euo pipefail

@@ -47,8 +47,12 @@ struct SoakResults: Codable {
     var extraSecondsInTestsWithLeaks: Double
     var testsWithLeaks: Int
 
+    /// Whether the soak passes: every test finished, none ended differently because of us, the
+    /// same tests were discovered and run, every finding is triaged, and no false alarm the
+    /// triage file records as fixed came back.
     var passes: Bool {
         discoveryMismatches.isEmpty && unfinished.isEmpty && oursConfirmed.isEmpty && untriaged.isEmpty
+            && findings.falsePositives == 0
     }
 
     var ratio: Double? {
@@ -92,7 +96,7 @@ struct SoakResults: Codable {
             lines += tests(frameworkFlaky).map { $0 + " (flaky)" }
         }
         lines.append("  findings: \(findings.total) (+\(findings.suppressed) suppressed) in \(findings.fingerprints) fingerprints, "
-            + "\(findings.truePositives) true, \(findings.falsePositives) false, \(findings.untriaged) untriaged"
+            + "\(findings.truePositives) true, \(findings.falsePositives) false (fixed ones that came back), \(findings.untriaged) untriaged"
             + " · \(findings.processes) process(es), \(findings.partialProcesses) from crash journals")
         if !untriaged.isEmpty {
             lines.append("  UNTRIAGED fingerprints (add them to the triage file):")

@@ -16,7 +16,11 @@ import XCTest
 ///   (`ReactiveDiagnosticsXCTest.install()`) for every test of the run.
 ///
 /// RxSwift's hooks are global variables that tests may replace (RxSwift's own suite tests
-/// them); the harness sets them again before each test, so the whole run stays instrumented.
+/// them: `ObservableSubscriptionTest.testCustomCaptureSubscriptionCallstack` replaces
+/// `customCaptureSubscriptionCallstack` and `defaultErrorHandler` and never restores them);
+/// the harness sets them again before each test, so the whole run stays instrumented.
+/// `RxDiagnosticsHooks.install()` alone would not: installed already, it changes nothing, so
+/// the harness restores RxSwift's hooks (`uninstall()`) and installs ours over them.
 @_cdecl("reactive_diagnostics_soak_start")
 func reactiveDiagnosticsSoakStart() {
     let mode = ProcessInfo.processInfo.environment["REACTIVE_DIAGNOSTICS_SOAK_MODE"] ?? "off"
@@ -39,6 +43,7 @@ final class HookKeeper: NSObject, XCTestObservation, Sendable {
 
     func install() {
         if installsDiagnostics {
+            RxDiagnosticsHooks.uninstall()
             RxDiagnosticsHooks.install()
         } else {
             Hooks.recordCallStackOnError = true
