@@ -22,6 +22,7 @@
 #   Tools/soak.sh opencombine rxswift      some suites (opencombine, combine-schedulers, rxswift)
 #   Tools/soak.sh --ci                     what CI runs: the Combine suites
 #   Tools/soak.sh --tsan opencombine       the instrumented run of a sample under Thread Sanitizer
+#                                          (a package of its own: .build-soak/<suite>-soak-tsan/)
 #
 # Exit status 1 when a test does not finish (crash, hang), ends differently with the
 # instrumentation than without, is discovered but never run, when a finding is not in the
@@ -257,23 +258,24 @@ soak() {
         fi
     fi
     "configure_${suite//-/_}"
+    # The Thread Sanitizer run has a package of its own: it can run beside the soak of the same
+    # suite (CI's, say) without either rewriting the other's sources.
     package="$root/.build-soak/$suite-soak"
+    [ "$tsan" -eq 1 ] && package="$root/.build-soak/$suite-soak-tsan"
     runs="$package/runs"
-    [ "$tsan" -eq 1 ] && runs="$package/runs-tsan"
     rm -rf "$runs"
     mkdir -p "$runs"
 
     step "$suite: generating $package (tests from $checkout)"
     generate
-    step "$suite: building (first time: several minutes)"
-    build
-    local checker
-    checker="$(swift build --package-path "$package" "${config[@]}" --show-bin-path)/soak-check"
-
     if [ "$tsan" -eq 1 ]; then
         soak_tsan
         return
     fi
+    step "$suite: building (first time: several minutes)"
+    build
+    local checker
+    checker="$(swift build --package-path "$package" "${config[@]}" --show-bin-path)/soak-check"
 
     swift test --package-path "$package" "${config[@]}" --skip-build --list-tests 2>/dev/null >"$runs/listed.txt"
     printf '%s\n' "${skipped_under_hooks[@]}" >"$runs/skipped.txt"
@@ -308,7 +310,7 @@ soak() {
 
 # The instrumented run of a sample of the suite under Thread Sanitizer: no report expected.
 soak_tsan() {
-    local scratch="$package/.build-tsan"
+    local scratch="$package/.build"
     step "$suite: building under Thread Sanitizer"
     build --sanitize=thread --scratch-path "$scratch"
     local filter
