@@ -42,6 +42,11 @@ public struct Configuration: Sendable {
     public var longActionThreshold: Duration = .milliseconds(250)
     /// Findings kept in memory; more are counted as dropped.
     public var maximumFindings = 1_000_000
+    /// Explain every leaked subscription: walk the references it holds at the checkpoint and
+    /// report the retain cycle it belongs to (see ``ReportRetainPath``).
+    public var explainsRetainPaths = true
+    /// How far that walk goes for one subscription.
+    public var retainPathLimits = RetainPathLimits()
 
     /// Default configuration.
     public init() {}
@@ -66,6 +71,8 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_FRAMEWORK_MODULES` | modules folded like frameworks | `MyKit,Vendor` |
     /// | `REACTIVE_DIAGNOSTICS_LONG_ACTION_MS` | long-action threshold | `100` |
     /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
+    /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATHS` | explain leaked subscriptions' retain paths | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATH_MS` | time limit of one retain-path walk | `50` |
     ///
     /// - Throws: ``ConfigurationError`` naming the variable whose value is not understood.
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -115,6 +122,8 @@ public struct Configuration: Sendable {
             longActionThreshold = .milliseconds(threshold)
         }
         if let maximum = try number("MAX_FINDINGS", in: 1...100_000_000) { maximumFindings = maximum }
+        if let explains = try flag("RETAIN_PATHS") { explainsRetainPaths = explains }
+        if let limit = try number("RETAIN_PATH_MS", in: 1...60_000) { retainPathLimits.time = .milliseconds(limit) }
     }
 
     /// The report path with `%p` and `%n` expanded for this process.

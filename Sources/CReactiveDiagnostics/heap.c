@@ -1,0 +1,167 @@
+// Fault-free reads of this process's own memory, and the few Swift runtime entry points the
+// retain-path walker needs. Nothing here runs on the hot path: only at a test checkpoint,
+// for subscriptions that are still alive.
+#include "CReactiveDiagnostics.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#elif defined(__APPLE__)
+#include <mach/mach.h>
+#include <mach/mach_vm.h>
+#endif
+
+// MARK: Memory
+
+#if defined(__linux__)
+static atomic_int vm_readv_refused;   // process_vm_readv not allowed (seccomp): use /proc/self/mem
+static atomic_int self_mem = -1;
+
+static int open_self_mem(void) {
+    int fd = atomic_load_explicit(&self_mem, memory_order_acquire);
+    if (fd >= 0) {
+        return fd;
+    }
+    int opened = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+    if (opened < 0) {
+        return -1;
+    }
+    int expected = -1;
+    if (!atomic_compare_exchange_strong(&self_mem, &expected, opened)) {
+        close(opened);
+        return expected;
+    }
+    return opened;
+}
+#endif
+
+size_t rdiag_read_memory(uintptr_t address, void *buffer, size_t length) {
+    if (length == 0 || address == 0) {
+        return 0;
+    }
+#if defined(__linux__)
+    if (!atomic_load_explicit(&vm_readv_refused, memory_order_relaxed)) {
+        struct iovec local = {buffer, length};
+        struct iovec remote = {(void *)address, length};
+        ssize_t copied = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+        if (copied >= 0) {
+            return (size_t)copied;
+        }
+        if (errno != EPERM && errno != ENOSYS) {
+            return 0;   // EFAULT: not readable
+        }
+        atomic_store_explicit(&vm_readv_refused, 1, memory_order_relaxed);
+    }
+    int fd = open_self_mem();
+    if (fd < 0) {
+        return 0;
+    }
+    ssize_t copied = pread(fd, buffer, length, (off_t)address);
+    return copied > 0 ? (size_t)copied : 0;
+#elif defined(__APPLE__)
+    mach_vm_size_t copied = 0;
+    kern_return_t status = mach_vm_read_overwrite(
+        mach_task_self(), (mach_vm_address_t)address, (mach_vm_size_t)length, (mach_vm_address_t)buffer, &copied);
+    return status == KERN_SUCCESS ? (size_t)copied : 0;
+#else
+    (void)buffer;
+    return 0;
+#endif
+}
+
+// MARK: Swift runtime
+
+// SWIFT_CC(swift) entry points of the runtime, looked up with dlsym so that a runtime without
+// one of them degrades to "unknown" instead of failing to load.
+#if __has_attribute(swiftcall)
+#define RDIAG_SWIFTCC __attribute__((swiftcall))
+#else
+#define RDIAG_SWIFTCC
+#endif
+
+typedef struct {
+    const char *name;
+    void (*free_name)(const char *);
+    _Bool is_strong;
+    _Bool is_var;
+} rdiag_field_reflection_metadata;
+
+typedef const void *(*type_by_name_fn)(const char *, size_t, const void *, const void *const *) RDIAG_SWIFTCC;
+typedef intptr_t (*field_count_fn)(const void *) RDIAG_SWIFTCC;
+typedef intptr_t (*field_offset_fn)(const void *, intptr_t) RDIAG_SWIFTCC;
+typedef const void *(*field_type_fn)(const void *, intptr_t, rdiag_field_reflection_metadata *) RDIAG_SWIFTCC;
+
+static struct {
+    type_by_name_fn type_by_name;
+    field_count_fn field_count;
+    field_offset_fn field_offset;
+    field_type_fn field_type;
+} runtime;
+
+static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
+
+static void load_runtime(void) {
+    runtime.type_by_name = (type_by_name_fn)dlsym(RTLD_DEFAULT, "swift_getTypeByMangledNameInContext");
+    runtime.field_count = (field_count_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveCount");
+    runtime.field_offset = (field_offset_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveChildOffset");
+    runtime.field_type = (field_type_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveChildMetadata");
+}
+
+int rdiag_swift_reflection_available(void) {
+    pthread_once(&runtime_once, load_runtime);
+    return runtime.type_by_name && runtime.field_count && runtime.field_offset && runtime.field_type;
+}
+
+const void *rdiag_swift_type_by_mangled_name(
+    const char *name, size_t length, const void *context, const void *const *generic_arguments) {
+    if (!rdiag_swift_reflection_available()) {
+        return NULL;
+    }
+    return runtime.type_by_name(name, length, context, generic_arguments);
+}
+
+intptr_t rdiag_swift_field_count(const void *type) {
+    if (!rdiag_swift_reflection_available()) {
+        return 0;
+    }
+    return runtime.field_count(type);
+}
+
+const void *rdiag_swift_field(const void *type, intptr_t index, intptr_t *offset, char *name, size_t name_capacity,
+                              int *is_strong) {
+    if (!rdiag_swift_reflection_available() || name_capacity == 0) {
+        return NULL;
+    }
+    rdiag_field_reflection_metadata field = {0};
+    const void *field_type = runtime.field_type(type, index, &field);
+    name[0] = 0;
+    if (field.name != NULL) {
+        strncpy(name, field.name, name_capacity - 1);
+        name[name_capacity - 1] = 0;
+        if (field.free_name != NULL) {
+            field.free_name(field.name);
+        }
+    }
+    *is_strong = field.is_strong ? 1 : 0;
+    *offset = runtime.field_offset(type, index);
+    return field_type;
+}
+
+typedef unsigned (*enum_tag_fn)(const void *, const void *) RDIAG_SWIFTCC;
+typedef void (*enum_project_fn)(void *, const void *) RDIAG_SWIFTCC;
+
+unsigned rdiag_swift_enum_tag(const void *witness, const void *value, const void *type) {
+    return ((enum_tag_fn)witness)(value, type);
+}
+
+void rdiag_swift_enum_project(const void *witness, void *value, const void *type) {
+    ((enum_project_fn)witness)(value, type);
+}
