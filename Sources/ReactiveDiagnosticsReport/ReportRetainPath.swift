@@ -10,9 +10,9 @@ import Foundation
 ///     print(path.textLines().joined(separator: "\n"))
 /// }
 /// ```
-public struct ReportRetainPath: Codable, Sendable, Equatable {
+public struct ReportRetainPath: Codable, Sendable, Hashable {
     /// What the walk concluded.
-    public enum Verdict: String, Codable, Sendable, Equatable, CaseIterable {
+    public enum Verdict: String, Codable, Sendable, Hashable, CaseIterable {
         /// A loop of strong references through the user's code keeps the subscription alive.
         case cycle
         /// Nothing the subscription holds leads back to it: something else holds it.
@@ -54,7 +54,7 @@ public struct ReportRetainPath: Codable, Sendable, Equatable {
 }
 
 /// One object of a retain cycle and how it holds the next one.
-public struct ReportRetainStep: Codable, Sendable, Equatable {
+public struct ReportRetainStep: Codable, Sendable, Hashable {
     /// The object's type as Swift prints it, without its module (`Sink<Array<String>, Never>`).
     public var type: String
     /// The module the type belongs to.
@@ -82,9 +82,9 @@ public struct ReportRetainStep: Codable, Sendable, Equatable {
 }
 
 /// One hop inside an object on the way to a reference it holds.
-public struct ReportRetainLink: Codable, Sendable, Equatable {
+public struct ReportRetainLink: Codable, Sendable, Hashable {
     /// What kind of hop.
-    public enum Kind: String, Codable, Sendable, Equatable, CaseIterable {
+    public enum Kind: String, Codable, Sendable, Hashable, CaseIterable {
         /// A stored property (`name`, declared `type`).
         case field
         /// An element of an array or set.
@@ -132,7 +132,7 @@ public struct ReportRetainLink: Codable, Sendable, Equatable {
 }
 
 /// How strongly a reference holds its object.
-public enum ReportReferenceStrength: String, Codable, Sendable, Equatable, CaseIterable {
+public enum ReportReferenceStrength: String, Codable, Sendable, Hashable, CaseIterable {
     /// Keeps it alive.
     case strong
     /// A `weak` capture: does not.
@@ -146,7 +146,7 @@ public enum ReportReferenceStrength: String, Codable, Sendable, Equatable, CaseI
 }
 
 /// A closure on a retain path.
-public struct ReportClosure: Codable, Sendable, Equatable {
+public struct ReportClosure: Codable, Sendable, Hashable {
     /// The closure's function, demangled (`closure #2 in FeedViewModel.refresh()`).
     public var function: String
     /// Where it is written, when the debug information says.
@@ -169,7 +169,7 @@ public struct ReportClosure: Codable, Sendable, Equatable {
 }
 
 /// Something a subscription holds of the user's.
-public struct ReportRetainHold: Codable, Sendable, Equatable {
+public struct ReportRetainHold: Codable, Sendable, Hashable {
     /// The type of the subscription's object that holds it (the subscriber, or a framework
     /// object it holds).
     public var from: String

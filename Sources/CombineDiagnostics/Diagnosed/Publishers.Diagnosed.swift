@@ -71,7 +71,10 @@ extension Publishers {
             }
             // Captures the allocation stack here, inside the subscriber's subscribe call.
             let monitor = engine.makeStreamMonitor(label: label, contract: contract, options: .combine)
-            upstream.subscribe(Inner(downstream: subscriber, monitor: monitor))
+            let inner = Inner(downstream: subscriber, monitor: monitor)
+            // If the subscription leaks, the retain cycle is looked for from this stage.
+            monitor.setRetainPathAnchor(inner)
+            upstream.subscribe(inner)
         }
     }
 }

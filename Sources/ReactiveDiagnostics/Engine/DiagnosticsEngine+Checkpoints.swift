@@ -131,22 +131,24 @@ extension DiagnosticsEngine {
             var label: DiagnosticLabel
             var stack: StackID
         }
-        var sites: [Site: Int] = [:]
+        var sites: [Site: [ResourceToken]] = [:]
         var order: [Site] = []
         for resource in liveResources(of: checkpoint) {
             let site = Site(kind: resource.kind, label: resource.label, stack: resource.stack)
             if sites[site] == nil { order.append(site) }
-            sites[site, default: 0] += 1
+            sites[site, default: []].append(resource.token)
         }
         for site in order {
-            let count = sites[site] ?? 1
+            let tokens = sites[site] ?? []
+            let count = max(tokens.count, 1)
             let label = site.label.name
             record(FindingDraft(
                 kind: site.kind.leakFindingKind,
                 message: Self.leakMessage(kind: site.kind, label: label, count: count),
                 label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
                 allocationStack: site.stack, capturesEventStack: false,
-                details: ["count": "\(count)", "resourceKind": site.kind.name]))
+                details: ["count": "\(count)", "resourceKind": site.kind.name],
+                retainPath: explainRetention(of: tokens)))
         }
     }
 

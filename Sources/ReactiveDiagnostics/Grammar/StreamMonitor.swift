@@ -130,6 +130,13 @@ public final class StreamMonitor: Sendable {
         }
     }
 
+    /// Names the object whose references explain this subscription's lifetime (its
+    /// subscriber, or the stage that checks it): if the subscription leaks, the engine walks
+    /// from it to find the retain cycle that keeps it alive. Only the address is kept.
+    public func setRetainPathAnchor(_ object: AnyObject) {
+        engine.ledger.setAnchor(token, object: object)
+    }
+
     /// The stream's state now.
     public var state: State {
         State(rawValue: phase.load(ordering: .relaxed)) ?? .active

@@ -33,6 +33,9 @@ public final class ResourceLedger: Sendable {
 
     private struct ShardState {
         var slots: [Slot] = []
+        /// Per slot, the address of the object that explains the resource's lifetime (see
+        /// ``setAnchor(_:object:)``), or 0. Beside the slots so that a slot stays 20 bytes.
+        var anchors: [UInt] = []
         var freeHead: UInt32 = .max
     }
 
@@ -72,11 +75,13 @@ public final class ResourceLedger: Sendable {
                 state.slots[index] = Slot(
                     stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
                     generation: generation, kind: kind.index, isLive: true)
+                state.anchors[index] = 0
                 return (index, generation)
             }
             state.slots.append(Slot(
                 stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
                 generation: 0, kind: kind.index, isLive: true))
+            state.anchors.append(0)
             return (state.slots.count - 1, 0)
         }
         let kindIndex = Int(kind.index)
@@ -103,6 +108,35 @@ public final class ResourceLedger: Sendable {
         guard let kind else { return false }
         live.add(kind, -1)
         return true
+    }
+
+    /// Remembers the object that explains the resource's lifetime (a subscriber, a diagnosed
+    /// stage): when the resource leaks, the engine walks the references it holds to find the
+    /// retain cycle it belongs to. Only its address is kept: the object is not retained, and
+    /// the walk reads memory without trusting it.
+    ///
+    /// - Complexity: O(1); one shard lock.
+    public func setAnchor(_ token: ResourceToken, object: AnyObject) {
+        guard token.isValid, token.shard < Self.shardCount else { return }
+        let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        shards[token.shard].state.withLock { state in
+            guard token.index < state.slots.count, state.slots[token.index].isLive,
+                  state.slots[token.index].generation == token.generation
+            else { return }
+            state.anchors[token.index] = address
+        }
+    }
+
+    /// The address set with ``setAnchor(_:object:)`` for a live resource, if any. It may no
+    /// longer be an object: only a fault-free reader may look at it.
+    public func anchor(of token: ResourceToken) -> UInt? {
+        guard token.isValid, token.shard < Self.shardCount else { return nil }
+        return shards[token.shard].state.withLock { state -> UInt? in
+            guard token.index < state.slots.count, state.slots[token.index].isLive,
+                  state.slots[token.index].generation == token.generation, state.anchors[token.index] != 0
+            else { return nil }
+            return state.anchors[token.index]
+        }
     }
 
     /// Whether the resource behind `token` is still registered.

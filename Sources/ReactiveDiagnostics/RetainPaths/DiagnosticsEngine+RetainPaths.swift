@@ -20,3 +20,25 @@ extension DiagnosticsEngine {
         }
     }
 }
+
+extension DiagnosticsEngine {
+    /// Resources of one leak site tried at most for a retain cycle.
+    static let retainPathAttempts = 3
+
+    /// Why the leaked resources of one site are alive: the first retain cycle among the first
+    /// few that have an anchor (see ``ResourceLedger/setAnchor(_:object:)``), else the first
+    /// explanation. `nil` when none has an anchor or explanations are off.
+    func explainRetention(of tokens: [ResourceToken]) -> ReportRetainPath? {
+        guard configuration.explainsRetainPaths else { return nil }
+        let builder = RetainPathBuilder(limits: configuration.retainPathLimits)
+        var first: ReportRetainPath?
+        for anchor in tokens.lazy.compactMap({ self.ledger.anchor(of: $0) }).prefix(Self.retainPathAttempts) {
+            let path = builder.explain(anchor: anchor)
+            if path.verdict == .cycle {
+                return path
+            }
+            first = first ?? path
+        }
+        return first
+    }
+}

@@ -146,8 +146,14 @@ final class IntrospectionHook: _Introspection, Sendable {
         }
         tracked.add(1, ordering: .relaxed)
         // There is no deallocation event: the ledger watches the subscription (or subscriber).
-        if let anchor = subscriptionObject.object ?? pending.subscriber.object {
+        let subscriber = pending.subscriber.object
+        if let anchor = subscriptionObject.object ?? subscriber {
             engine.ledger.watch(monitor.token, object: anchor)
+        }
+        // If it leaks, the retain cycle is looked for from the subscriber (a `Sink`, whose
+        // closures are the user's), else from the subscription.
+        if let anchor = subscriber ?? subscriptionObject.object {
+            monitor.setRetainPathAnchor(anchor)
         }
         return stage
     }
