@@ -1,4 +1,26 @@
 extension HeapWalker {
+    /// The elements of a collection's storage object met as an object of its own (a closure
+    /// whose only capture is an array uses its storage as its context).
+    func visitStorage(_ storage: UInt, kind: KnownTypes.StorageKind, metadata: UInt, path: [PathStep] = [],
+                      depth: Int = 0, into references: inout [HeapReference]) {
+        let first = types.classGenericArgument(metadata, index: 0, memory: memory)
+        switch kind {
+        case .array:
+            guard let element = first else { break }
+            visitArray(storage, element: element, path: path, depth: depth, into: &references)
+            return
+        case .set:
+            guard let element = first else { break }
+            visitHashed(storage, key: element, value: nil, path: path, depth: depth, into: &references)
+            return
+        case .dictionary:
+            guard let key = first, let value = types.classGenericArgument(metadata, index: 1, memory: memory) else { break }
+            visitHashed(storage, key: key, value: value, path: path, depth: depth, into: &references)
+            return
+        }
+        note("a collection whose element type could not be read")
+    }
+
     /// The elements of an array whose storage object is `storage`.
     func visitArray(_ storage: UInt, element: UInt, path: [PathStep], depth: Int,
                     into references: inout [HeapReference]) {

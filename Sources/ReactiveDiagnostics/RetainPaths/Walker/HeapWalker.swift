@@ -70,6 +70,9 @@ final class HeapWalker {
             bytes.withUnsafeBytes { buffer in
                 visitFields(info.fields, in: buffer, path: [], depth: 0, into: &references)
             }
+            if let storage = info.storage {
+                visitStorage(address, kind: storage, metadata: metadata, into: &references)
+            }
             return ObjectRecord(kind: .instance(metadata: metadata), references: references)
         case .context(let metadata):
             visitContext(address, metadata: metadata, path: [], depth: 0, into: &references)
@@ -92,7 +95,11 @@ final class HeapWalker {
             return
         }
         switch classifier.classify(address) {
-        case .instance?:
+        case .instance(let metadata)?:
+            if strength == .strong, visitStorageInline(address, metadata: metadata, path: path, depth: depth,
+                                                       into: &references) {
+                return
+            }
             references.append(HeapReference(target: address, strength: strength, path: path))
         case .context(let metadata)?:
             visitContext(address, metadata: metadata, path: path, depth: depth + 1, into: &references)
@@ -107,6 +114,15 @@ final class HeapWalker {
         }
     }
 
+    /// Reads a collection's storage object as the value it is part of; `false` when the
+    /// object is not collection storage.
+    private func visitStorageInline(_ address: UInt, metadata: UInt, path: [PathStep], depth: Int,
+                                    into references: inout [HeapReference]) -> Bool {
+        guard let storage = types.classInfo(metadata, memory: memory)?.storage, depth < depthLimit else { return false }
+        visitStorage(address, kind: storage, metadata: metadata, path: path, depth: depth + 1, into: &references)
+        return true
+    }
+
     // MARK: Closures and boxes
 
     /// A Swift closure value: its context holds its captures.
@@ -119,8 +135,12 @@ final class HeapWalker {
             return
         }
         switch classifier.classify(context) {
-        case .instance?:
-            // A closure whose only capture is one object uses that object as its context.
+        case .instance(let metadata)?:
+            // A closure whose only capture is one object uses that object as its context; an
+            // array (or set, or dictionary) is its storage object.
+            if visitStorageInline(context, metadata: metadata, path: path, depth: depth, into: &references) {
+                return
+            }
             references.append(HeapReference(target: context, strength: .strong, path: path))
         case .context(let metadata)?:
             visitContext(context, metadata: metadata, path: path, depth: depth + 1, into: &references)
@@ -144,6 +164,17 @@ final class HeapWalker {
         else {
             note("a closure compiled without reflection metadata")
             scanUntyped(context, from: RuntimeLayout.heapObjectSize, path: path, depth: depth, into: &references)
+            return
+        }
+        if layout.declaredCaptures == 1, let capture = layout.captures.first, case .value(let shape) = capture.storage,
+           shape.isSingleReference {
+            // The compiler shares one box metadata among all boxes of a single reference, with
+            // the capture descriptor of whichever type made it first: the word is a strong
+            // reference, and what it refers to says what it is.
+            if let object = memory.word(at: context + UInt(capture.offset)) {
+                visitObject(object, strength: .strong, path: path + [.capture(index: 0, of: 1, type: 0)], depth: depth + 1,
+                            into: &references)
+            }
             return
         }
         for capture in layout.captures {

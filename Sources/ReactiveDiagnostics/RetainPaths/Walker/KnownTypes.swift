@@ -35,15 +35,21 @@ final class KnownTypes: Sendable {
     let dictionaryLayout: StorageLayout?
 
     init() {
-        let memory = ProcessMemory(pageBudget: 16)
+        // Samples first, then reads that keep no page: metadata instantiated while this runs
+        // (by the runtime's field lookups) must be seen.
+        let samples: [Any.Type] = [[Int].self, ContiguousArray<Int>.self, Set<Int>.self, [Int: Int].self]
+        let array = [1]
+        let set: Set<Int> = [1]
+        let dictionary = [1: 1]
         referenceFree = Set([String.self, Substring.self, Character.self, StaticString.self].map(Self.metadata))
         strongReferences = Set(["Bo", "BO", "Bb"].compactMap(Self.builtin))
+        let memory = ProcessMemory(pageBudget: 0)
         func descriptor(_ type: Any.Type) -> UInt {
             memory.word(at: Self.metadata(type) + UInt(RuntimeLayout.word)) ?? 0
         }
-        arrayDescriptors = [descriptor([Int].self), descriptor(ContiguousArray<Int>.self)]
-        setDescriptor = descriptor(Set<Int>.self)
-        dictionaryDescriptor = descriptor([Int: Int].self)
+        arrayDescriptors = [descriptor(samples[0]), descriptor(samples[1])]
+        setDescriptor = descriptor(samples[2])
+        dictionaryDescriptor = descriptor(samples[3])
 
         // Storage classes, from the isa of live sample storage.
         func storageClass(_ value: some Any) -> UInt? {
@@ -53,14 +59,11 @@ final class KnownTypes: Sendable {
                 return memory.word(at: object)
             }
         }
-        let array = [1]
-        let set: Set<Int> = [1]
-        let dictionary = [1: 1]
         var storages: [UInt: StorageKind] = [:]
         var arrayCount = RuntimeLayout.heapObjectSize
         var setLayout: StorageLayout?
         var dictionaryLayout: StorageLayout?
-        let reader = StorageFieldReader(memory: memory)
+        let reader = StorageFieldReader()
         if let isa = storageClass(array), let descriptor = memory.word(at: isa + UInt(RuntimeLayout.classDescription)) {
             storages[descriptor] = .array
             arrayCount = reader.offset(of: "countAndCapacity", inClass: isa) ?? RuntimeLayout.heapObjectSize
@@ -137,8 +140,6 @@ final class KnownTypes: Sendable {
 
 /// Field offsets of the standard library's storage classes, by name.
 private struct StorageFieldReader {
-    let memory: ProcessMemory
-
     func offset(of name: String, inClass metadata: UInt) -> Int? {
         guard let type = UnsafeRawPointer(bitPattern: metadata) else { return nil }
         let count = rdiag_swift_field_count(type)

@@ -87,6 +87,10 @@ enum RuntimeLayout {
     static let descriptorKindClass: UInt32 = 16
     static let descriptorKindStruct: UInt32 = 17
     static let descriptorKindEnum: UInt32 = 18
+    static let descriptorIsGeneric: UInt32 = 0x80
+    static let classHasResilientSuperclass: UInt32 = 1 << (16 + 13)
+    static let classPositiveSize = 28
+    static let classImmediateMembers = 32
     /// Generic arguments of struct and enum metadata start after the kind and description.
     static let valueGenericArguments = 2 * word
 

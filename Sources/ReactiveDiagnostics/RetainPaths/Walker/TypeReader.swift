@@ -199,6 +199,20 @@ final class TypeReader: Sendable {
 
     // MARK: Classes
 
+    /// Generic argument `index` of a (validated) generic class's metadata, when its superclass
+    /// is not resilient (the arguments then sit at a fixed offset the descriptor gives).
+    func classGenericArgument(_ metadata: UInt, index: Int, memory: ProcessMemory) -> UInt? {
+        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescription)),
+              let flags = memory.uint32(at: descriptor),
+              flags & RuntimeLayout.descriptorIsGeneric != 0,
+              flags & RuntimeLayout.classHasResilientSuperclass == 0,
+              let positive = memory.uint32(at: descriptor + UInt(RuntimeLayout.classPositiveSize)),
+              let immediate = memory.uint32(at: descriptor + UInt(RuntimeLayout.classImmediateMembers)),
+              positive >= immediate, positive < 4096
+        else { return nil }
+        return memory.word(at: metadata + UInt((Int(positive - immediate) + index) * RuntimeLayout.word))
+    }
+
     /// Facts about a (validated) class: instance size, stored properties, name.
     func classInfo(_ metadata: UInt, memory: ProcessMemory) -> ClassInfo? {
         if let cached = state.withLock({ $0.classes[metadata] }) {

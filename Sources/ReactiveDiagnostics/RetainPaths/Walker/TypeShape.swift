@@ -40,6 +40,18 @@ struct TypeShape {
     var isInline: Bool { flags & RuntimeLayout.flagIsNonInline == 0 }
     /// Whether the type holds no reference counted pointer at all (plain old data).
     var isPOD: Bool { flags & RuntimeLayout.flagIsNonPOD == 0 }
+
+    /// Whether a value is exactly one strong reference to a heap object (a class instance,
+    /// a collection's storage, `AnyObject`): the layout the compiler shares box metadata for.
+    var isSingleReference: Bool {
+        guard size == RuntimeLayout.word, !isPOD else { return false }
+        switch layout {
+        case .strongReference, .array, .set, .dictionary, .classExistential:
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 /// A stored property or tuple element.
