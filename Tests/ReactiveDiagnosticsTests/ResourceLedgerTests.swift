@@ -149,4 +149,50 @@ struct ResourceLedgerTests {
         #expect(!ledger.isLive(token))
         _ = subscriber
     }
+
+    @Test func theWatchedObjectCanBeFoundFromItsToken() {
+        final class Observer {}
+        let ledger = ResourceLedger()
+        var observer: Observer? = Observer()
+        let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+        ledger.watch(token, object: observer!)
+        #expect(ledger.watchedObject(token) === observer)
+        #expect(ledger.watchedCount == 1)
+        observer = nil
+        #expect(ledger.watchedObject(token) == nil)
+        ledger.sweep()
+        #expect(ledger.watchedCount == 0)
+        #expect(ledger.watchedObject(.none) == nil)
+    }
+
+    @Test func sweepingWhenDueKeepsTheProbesBounded() {
+        final class Observer {}
+        let ledger = ResourceLedger()
+        var largest = 0
+        var sweeps = 0
+        for _ in 0..<10_000 {
+            let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+            ledger.watch(token, object: Observer())   // gone at once
+            if ledger.sweepIfDue() > 0 { sweeps += 1 }
+            largest = max(largest, ledger.watchedCount)
+        }
+        #expect(largest <= 1_024, "swept once the floor is reached: \(largest)")
+        #expect(sweeps >= 9)
+        #expect(ledger.liveCount(of: .subscription) < 1_024)
+
+        // Alive objects double the threshold: the sweeps stay amortized O(1) per resource.
+        var kept: [Observer] = []
+        for _ in 0..<5_000 {
+            let observer = Observer()
+            kept.append(observer)
+            let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+            ledger.watch(token, object: observer)
+            ledger.sweepIfDue()
+        }
+        #expect(ledger.watchedCount >= 5_000)
+        #expect(ledger.liveCount(of: .subscription) >= 5_000)
+        kept.removeAll()
+        ledger.sweep()
+        #expect(ledger.liveCount(of: .subscription) == 0)
+    }
 }

@@ -43,10 +43,14 @@ let package = Package(
             path: "Tests/RxDiagnosticsDocSnippets",
             swiftSettings: swiftSettings
         ),
+        // Also runs its own XCTest and Swift Testing fixtures in child processes, to check the
+        // documented one-line setups (DiagnosedTestCase, the .diagnosed trait) end to end.
         .testTarget(
             name: "RxDiagnosticsTests",
             dependencies: [
                 "RxDiagnostics",
+                .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
+                .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
                 .product(name: "RxSwift", package: "RxSwift"),
                 .product(name: "RxRelay", package: "RxSwift"),
                 .product(name: "RxTest", package: "RxSwift"),

@@ -227,7 +227,21 @@ public final class ResourceLedger: Sendable {
         probes.remove(token)
     }
 
+    /// The object a live resource is tied to by ``watch(_:object:)``, while it is alive (for
+    /// explaining what keeps a leaked resource alive; `nil` when it is gone or never watched).
+    public func watchedObject(_ token: ResourceToken) -> AnyObject? {
+        probes.object(token)
+    }
+
+    /// Resources tied to objects by ``watch(_:object:)`` and not swept yet.
+    public var watchedCount: Int {
+        probes.count
+    }
+
     /// Unregisters watched resources whose objects are gone. Returns how many.
+    ///
+    /// Test checkpoints and report building sweep; between them, the live counts of watched
+    /// resources include those whose objects are already gone.
     @discardableResult
     public func sweep() -> Int {
         var swept = 0
@@ -236,24 +250,64 @@ public final class ResourceLedger: Sendable {
         }
         return swept
     }
+
+    /// Sweeps when the watched resources doubled since the last sweep (and are at least
+    /// 1,024): call it after ``watch(_:object:)`` to keep the probes' memory bounded at an
+    /// amortized O(1) per watched resource.
+    ///
+    /// - Complexity: O(1) unless it sweeps; O(watched) when it does.
+    @discardableResult
+    public func sweepIfDue() -> Int {
+        probes.claimSweep() ? sweep() : 0
+    }
 }
 
 /// Weak references from resources to the objects whose lifetime defines them.
 private final class LivenessProbes: Sendable {
-    // Unchecked: the object is only ever compared with nil, never used.
+    // Unchecked: the object is only compared with nil, or handed out strong while alive.
     private struct Weak: @unchecked Sendable {
         weak var object: AnyObject?
     }
 
     private let state = LockedValue([ResourceToken: Weak]())
+    private let watched = Atomic<Int>(0)
+    private let afterLastSweep = Atomic<Int>(0)
+
+    /// The fewest watched resources worth a sweep from ``ResourceLedger/sweepIfDue()``.
+    static let sweepFloor = 1_024
 
     func add(_ token: ResourceToken, object: AnyObject) {
         let probe = Weak(object: object)
-        state.withLock { $0[token] = probe }
+        let count = state.withLock { probes in
+            probes[token] = probe
+            return probes.count
+        }
+        watched.store(count, ordering: .relaxed)
     }
 
     func remove(_ token: ResourceToken) {
-        _ = state.withLock { $0.removeValue(forKey: token) }
+        let count = state.withLock { probes in
+            probes.removeValue(forKey: token)
+            return probes.count
+        }
+        watched.store(count, ordering: .relaxed)
+    }
+
+    func object(_ token: ResourceToken) -> AnyObject? {
+        let probe = state.withLock { $0[token] }
+        return probe?.object
+    }
+
+    var count: Int {
+        watched.load(ordering: .relaxed)
+    }
+
+    /// Whether a sweep is due; when it is, only one caller is told so.
+    func claimSweep() -> Bool {
+        let count = watched.load(ordering: .relaxed)
+        let last = afterLastSweep.load(ordering: .relaxed)
+        guard count >= Self.sweepFloor, count >= 2 * last else { return false }
+        return afterLastSweep.compareExchange(expected: last, desired: count, ordering: .relaxed).exchanged
     }
 
     func collectDeallocated() -> [ResourceToken] {
@@ -261,12 +315,14 @@ private final class LivenessProbes: Sendable {
         // release and run a deinit (user code), so the references are read outside the lock.
         let snapshot = state.withLock { $0 }
         let gone = snapshot.filter { $0.value.object == nil }.map(\.key)
-        guard !gone.isEmpty else { return [] }
-        state.withLock { probes in
+        let count = state.withLock { probes in
             for token in gone {
                 probes.removeValue(forKey: token)
             }
+            return probes.count
         }
+        watched.store(count, ordering: .relaxed)
+        afterLastSweep.store(count, ordering: .relaxed)
         return gone
     }
 }
