@@ -165,3 +165,71 @@ unsigned rdiag_swift_enum_tag(const void *witness, const void *value, const void
 void rdiag_swift_enum_project(const void *witness, void *value, const void *type) {
     ((enum_project_fn)witness)(value, type);
 }
+
+// MARK: Scanning for references
+
+#if defined(__linux__)
+#include <stdlib.h>
+#include <sys/mman.h>
+#endif
+
+size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets, size_t target_count,
+                        uintptr_t *hits, size_t hit_capacity, size_t *bytes_scanned) {
+    size_t found = 0;
+    *bytes_scanned = 0;
+#if defined(__linux__)
+    enum { chunk_size = 1 << 18 };
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || page > 4096 || (start & (uintptr_t)(page - 1)) != 0) {
+        return 0;
+    }
+    uintptr_t *buffer = malloc(chunk_size);
+    unsigned char *residency = malloc(chunk_size / (size_t)page + 1);
+    if (buffer == NULL || residency == NULL) {
+        free(buffer);
+        free(residency);
+        return 0;
+    }
+    for (uintptr_t cursor = start; cursor < end && found < hit_capacity; cursor += chunk_size) {
+        size_t length = end - cursor < chunk_size ? end - cursor : chunk_size;
+        // Pages never touched (or swapped out) hold nothing: skip them without faulting them in.
+        size_t pages = (length + (size_t)page - 1) / (size_t)page;
+        if (mincore((void *)cursor, length, residency) != 0) {
+            continue;
+        }
+        for (size_t first = 0; first < pages && found < hit_capacity;) {
+            if (!(residency[first] & 1)) {
+                first++;
+                continue;
+            }
+            size_t last = first;
+            while (last + 1 < pages && (residency[last + 1] & 1)) {
+                last++;
+            }
+            uintptr_t run = cursor + first * (size_t)page;
+            size_t run_length = (last - first + 1) * (size_t)page;
+            if (run + run_length > cursor + length) {
+                run_length = cursor + length - run;
+            }
+            size_t copied = rdiag_read_memory(run, buffer, run_length);
+            *bytes_scanned += copied;
+            size_t words = copied / sizeof(uintptr_t);
+            for (size_t index = 0; index < words && found < hit_capacity; index++) {
+                uintptr_t value = buffer[index];
+                for (size_t target = 0; target < target_count; target++) {
+                    if (value == targets[target]) {
+                        hits[found++] = run + index * sizeof(uintptr_t);
+                        break;
+                    }
+                }
+            }
+            first = last + 1;
+        }
+    }
+    free(buffer);
+    free(residency);
+#else
+    (void)start; (void)end; (void)targets; (void)target_count; (void)hits; (void)hit_capacity;
+#endif
+    return found;
+}

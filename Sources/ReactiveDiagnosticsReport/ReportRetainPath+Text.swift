@@ -17,10 +17,20 @@ extension ReportRetainPath {
         case .cycle where !cycle.isEmpty:
             return cycleLines() + [fixLine()]
         case .cycle, .notACycle:
-            var lines = ["not a retain cycle: nothing the subscription holds leads back to it, so something else holds it"
-                         + (holder.map { ": \($0)" } ?? " (a global or long-lived object, or a cancellable kept too long)")]
+            var lines: [String]
+            if let holder {
+                lines = ["not a retain cycle: the global variable `\(holder)` holds it"]
+                lines += holderLines()
+            } else {
+                lines = ["not a retain cycle: nothing the subscription holds leads back to it; something outside holds it"
+                         + " (no global variable does: a long-lived object, or a cancellable kept too long)"]
+            }
             lines += holdLines()
             lines += noteLines()
+            if let holder {
+                let name = holder.split(separator: ".").last.map(String.init) ?? holder
+                lines.append("fix: cancel it, or remove it from \(name), when its work is done")
+            }
             return lines
         case .unknown:
             var lines = ["why it is still alive could not be told"]
@@ -109,6 +119,17 @@ extension ReportRetainPath {
 
     // MARK: Holds and notes
 
+    private func holderLines() -> [String] {
+        guard let first = heldBy.first else { return [] }
+        var lines = ["  " + (holder.map { ($0.split(separator: ".").last.map(String.init) ?? $0) + ": " } ?? "")
+                     + Self.displayType(first.type)]
+        let rest = heldBy.dropFirst().map { Self.displayType($0.type) + ($0.isSubscription ? " (this subscription)" : "") }
+        if !rest.isEmpty {
+            lines.append("  → " + rest.joined(separator: " → "))
+        }
+        return lines
+    }
+
     private func holdLines() -> [String] {
         guard !holds.isEmpty else { return [] }
         var lines = ["  the subscription holds:"]
@@ -119,7 +140,7 @@ extension ReportRetainPath {
             } else {
                 text += " (\(Self.displayType(hold.type)))"
             }
-            lines.append("    " + Self.displayType(hold.from) + text)
+            lines.append("    " + Self.displayType(hold.from) + (text.hasPrefix(".") ? "" : " → ") + text)
         }
         if holds.count > 8 {
             lines.append("    ⋯ \(holds.count - 8) more")

@@ -29,8 +29,12 @@ public struct ReportRetainPath: Codable, Sendable, Hashable {
     /// What the subscription holds of the user's: closures' captures (strong or not) and the
     /// user's objects, each with the way to it from the subscription.
     public var holds: [ReportRetainHold]
-    /// What holds the subscription from outside, when it was found (a global variable).
+    /// What holds the subscription from outside, when it was found: a global or static
+    /// variable's name (`NewsAppTests.keeper`).
     public var holder: String?
+    /// From that holder down to the subscription: the variable (its declared type) and the
+    /// objects between, each with how it holds the next.
+    public var heldBy: [ReportRetainStep]
     /// What the walk met but could not read, and the limit that stopped it, if one did.
     public var notes: [String]
     /// Objects the walk read.
@@ -41,12 +45,13 @@ public struct ReportRetainPath: Codable, Sendable, Hashable {
     /// Creates a retain path.
     public init(
         verdict: Verdict, cycle: [ReportRetainStep] = [], holds: [ReportRetainHold] = [], holder: String? = nil,
-        notes: [String] = [], objectsVisited: Int = 0, milliseconds: Double = 0
+        heldBy: [ReportRetainStep] = [], notes: [String] = [], objectsVisited: Int = 0, milliseconds: Double = 0
     ) {
         self.verdict = verdict
         self.cycle = cycle
         self.holds = holds
         self.holder = holder
+        self.heldBy = heldBy
         self.notes = notes
         self.objectsVisited = objectsVisited
         self.milliseconds = milliseconds

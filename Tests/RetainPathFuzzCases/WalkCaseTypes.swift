@@ -84,3 +84,22 @@ func genericArrayClosure<T>(_ values: [T]) -> () -> Void {
 func genericClosure<T>(_ value: T, also marker: Marker) -> () -> Void {
     { use(value); use(marker) }
 }
+
+class DisposeLikeBase {
+    init() {}
+}
+
+final class OptionalExistentialHolder: DisposeLikeBase {
+    private let flag = 0
+    private var first: (any Describing)?
+    private var second: (any Describing)?
+
+    init(first: (any Describing)?, second: (any Describing)?) {
+        self.first = first
+        self.second = second
+    }
+}
+
+struct GenericBox<T>: Describing {
+    let value: T
+}

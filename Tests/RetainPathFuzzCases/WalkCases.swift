@@ -132,6 +132,10 @@ public enum WalkCases {
             let value: AnyObject = marker
             return Holder { use(value) }
         },
+        WalkCase("an optional existential in a class, like RxSwift's BinaryDisposable", .strong(0)) { marker in
+            let disposable = OptionalExistentialHolder(first: Pair(marker: marker, number: 1), second: nil)
+            return Holder { use(disposable) }
+        },
         WalkCase("AnyHashable", .strong(1)) { marker in
             let value = AnyHashable(marker)
             return Holder { use(value) }
@@ -241,6 +245,15 @@ public enum WalkCases {
 }
 
 extension WalkCases {
+    /// A class holding `Optional<any P>` properties (RxSwift's `BinaryDisposable` shape).
+    public static func optionalExistentialProperties() -> [String] {
+        let marker = Marker()
+        let holder = OptionalExistentialHolder(first: Pair(marker: marker, number: 1), second: GenericBox(value: marker))
+        return withExtendedLifetime((marker, holder)) {
+            WalkCase.compare(holder: holder, marker: marker, expectation: .strong(2), name: "optional existential properties")
+        }
+    }
+
     /// An actor's own stored properties (the default actor's hidden state is not one).
     public static func actorProperties() -> [String] {
         let marker = Marker()

@@ -102,6 +102,13 @@ unsigned rdiag_swift_enum_tag(const void *_Nonnull witness, const void *_Nonnull
 /// leaving the payload's bits in place of the enum's.
 void rdiag_swift_enum_project(const void *_Nonnull witness, void *_Nonnull value, const void *_Nonnull type);
 
+/// Scans the readable words of [start, end) (page-aligned) for any of `targets`, reading
+/// fault-free and skipping pages that are not resident (never touched: nothing is faulted
+/// in). Writes the addresses of up to `hit_capacity` matching words to `hits` and returns
+/// how many; `bytes_scanned` receives the bytes read. Linux only (0 elsewhere).
+size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *_Nonnull targets, size_t target_count,
+                        uintptr_t *_Nonnull hits, size_t hit_capacity, size_t *_Nonnull bytes_scanned);
+
 #ifdef __cplusplus
 }
 #endif

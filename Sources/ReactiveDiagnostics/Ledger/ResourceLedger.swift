@@ -117,26 +117,41 @@ public final class ResourceLedger: Sendable {
     ///
     /// - Complexity: O(1); one shard lock.
     public func setAnchor(_ token: ResourceToken, object: AnyObject) {
+        storeAnchor(token, Self.address(of: object))
+    }
+
+    /// Remembers that the object holding `object` explains the resource's lifetime (it is
+    /// found, at the checkpoint, by scanning memory for references to `object`).
+    public func setAnchor(_ token: ResourceToken, holderOf object: AnyObject) {
+        storeAnchor(token, Self.address(of: object) | 1)
+    }
+
+    private static func address(of object: AnyObject) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    private func storeAnchor(_ token: ResourceToken, _ word: UInt) {
         guard token.isValid, token.shard < Self.shardCount else { return }
-        let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
         shards[token.shard].state.withLock { state in
             guard token.index < state.slots.count, state.slots[token.index].isLive,
                   state.slots[token.index].generation == token.generation
             else { return }
-            state.anchors[token.index] = address
+            state.anchors[token.index] = word
         }
     }
 
-    /// The address set with ``setAnchor(_:object:)`` for a live resource, if any. It may no
-    /// longer be an object: only a fault-free reader may look at it.
-    public func anchor(of token: ResourceToken) -> UInt? {
+    /// The anchor set for a live resource, if any. Its address may no longer be an object:
+    /// only a fault-free reader may look at it.
+    public func anchor(of token: ResourceToken) -> ResourceAnchor? {
         guard token.isValid, token.shard < Self.shardCount else { return nil }
-        return shards[token.shard].state.withLock { state -> UInt? in
+        let word = shards[token.shard].state.withLock { state -> UInt in
             guard token.index < state.slots.count, state.slots[token.index].isLive,
-                  state.slots[token.index].generation == token.generation, state.anchors[token.index] != 0
-            else { return nil }
+                  state.slots[token.index].generation == token.generation
+            else { return 0 }
             return state.anchors[token.index]
         }
+        guard word != 0 else { return nil }
+        return word & 1 == 0 ? .object(word) : .holderOf(word & ~1)
     }
 
     /// Whether the resource behind `token` is still registered.

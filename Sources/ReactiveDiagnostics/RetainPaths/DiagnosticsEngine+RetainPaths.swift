@@ -33,7 +33,7 @@ extension DiagnosticsEngine {
         let builder = RetainPathBuilder(limits: configuration.retainPathLimits)
         var first: ReportRetainPath?
         for anchor in tokens.lazy.compactMap({ self.ledger.anchor(of: $0) }).prefix(Self.retainPathAttempts) {
-            let path = builder.explain(anchor: anchor)
+            let path = builder.explain(anchor)
             if path.verdict == .cycle {
                 return path
             }

@@ -20,15 +20,67 @@ struct RetainPathBuilder {
     /// Why the object at `anchor` is alive. `anchor` is an address: it is never retained, and
     /// an address that is no longer an object ends the walk as `unknown`.
     func explain(anchor: UInt) -> ReportRetainPath {
+        explain(.object(anchor))
+    }
+
+    /// Why the resource an anchor names is alive: from the anchor object, or from the object
+    /// found holding the anchor's object.
+    func explain(_ anchor: ResourceAnchor) -> ReportRetainPath {
         let clock = ContinuousClock()
         let start = clock.now
+        let deadline = start.advanced(by: limits.time)
         let memory = ProcessMemory()
         let walker = HeapWalker(memory: memory, regions: MemoryRegions.current(), types: types)
-        guard walker.classifier.classify(anchor) != nil else {
+        var path = explain(anchor, walker: walker, deadline: deadline)
+        path.notes += walker.notes
+        let elapsed = clock.now - start
+        path.milliseconds = (Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            .rounded(toPlaces: 3)
+        return path
+    }
+
+    private func explain(_ anchor: ResourceAnchor, walker: HeapWalker, deadline: ContinuousClock.Instant) -> ReportRetainPath {
+        let start: UInt
+        switch anchor {
+        case .object(let address):
+            start = address
+        case .holderOf(let held):
+            var scan = HolderScan(walker: walker, deadline: deadline)
+            let holders = scan.holders(of: [held])[held] ?? []
+            guard case .object(let holder)? = holders.first(where: { if case .object = $0 { return true } else { return false } })
+            else {
+                return ReportRetainPath(
+                    verdict: .unknown,
+                    notes: ["the subscription's object could not be found (\(scan.bytesScanned / 1_048_576) MB of memory scanned)"])
+            }
+            start = holder
+        }
+        guard walker.classifier.classify(start) != nil else {
             return ReportRetainPath(verdict: .unknown, notes: ["the subscription's object could not be read"])
         }
+        let judge = makeJudge()
+        let search = CycleSearch(
+            walker: walker, judge: judge,
+            limits: CycleSearch.Limits(objects: limits.objects, depth: limits.depth, deadline: deadline))
+            .search(from: start)
+        var path = ReportRetainPath(verdict: .notACycle)
+        if let cycle = search.cycle {
+            path.verdict = .cycle
+            path.cycle = steps(of: cycle, anchor: start, walker: walker, judge: judge)
+        } else if let limit = search.stoppedBy {
+            path.verdict = .unknown
+            path.notes.append("the walk stopped at \(limit) without finding a cycle")
+        } else {
+            findOutsideHolder(of: start, walker: walker, deadline: deadline, into: &path)
+        }
+        path.holds = search.holdings.compactMap { hold($0, walker: walker, judge: judge) }
+        path.objectsVisited = search.objectsVisited
+        return path
+    }
+
+    private func makeJudge() -> CycleSearch.Judge {
         var userObjects: [UInt: Bool] = [:]
-        let judge = CycleSearch.Judge(
+        return CycleSearch.Judge(
             isUserClosure: { function in
                 let facts = symbols.facts(of: function)
                 return facts.category == .user && !facts.isGlue
@@ -39,26 +91,6 @@ struct RetainPathBuilder {
                 userObjects[metadata] = answer
                 return answer
             })
-        let search = CycleSearch(
-            walker: walker, judge: judge,
-            limits: CycleSearch.Limits(
-                objects: limits.objects, depth: limits.depth, deadline: start.advanced(by: limits.time)))
-            .search(from: anchor)
-        var path = ReportRetainPath(verdict: .notACycle)
-        if let cycle = search.cycle {
-            path.verdict = .cycle
-            path.cycle = steps(of: cycle, anchor: anchor, walker: walker, judge: judge)
-        } else if let limit = search.stoppedBy {
-            path.verdict = .unknown
-            path.notes.append("the walk stopped at \(limit) without finding a cycle")
-        }
-        path.holds = search.holdings.compactMap { hold($0, walker: walker, judge: judge) }
-        path.notes += walker.notes
-        path.objectsVisited = search.objectsVisited
-        let elapsed = clock.now - start
-        path.milliseconds = (Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
-            .rounded(toPlaces: 3)
-        return path
     }
 
     // MARK: Types
@@ -72,7 +104,7 @@ struct RetainPathBuilder {
         classifier.category(module: types.module(of: metadata), symbol: nil, imagePath: nil)
     }
 
-    private func objectType(_ address: UInt, walker: HeapWalker) -> (name: String, module: String?, category: FrameCategory) {
+    func objectType(_ address: UInt, walker: HeapWalker) -> (name: String, module: String?, category: FrameCategory) {
         switch walker.classifier.classify(address) {
         case .instance(let metadata)?:
             return (types.name(of: metadata), types.module(of: metadata), category(of: metadata))
@@ -115,11 +147,26 @@ struct RetainPathBuilder {
             }
             index += 1
         }
-        return entries.map { entry in
+        // A closure context is not an object people think of: its captures are read as part of
+        // the closure that holds it, in the step before.
+        var merged: [(object: UInt, reference: HeapReference, isSubscription: Bool)] = []
+        for entry in entries {
+            let isSubscription = entry.object == anchor || entry.object == holdsSubscription
+            if case .instance? = walker.classifier.classify(entry.object) {
+                merged.append((entry.object, entry.reference, isSubscription))
+            } else if !merged.isEmpty {
+                merged[merged.count - 1].reference.path += entry.reference.path
+                merged[merged.count - 1].reference.target = entry.reference.target
+                merged[merged.count - 1].reference.strength = entry.reference.strength
+                merged[merged.count - 1].isSubscription = merged[merged.count - 1].isSubscription || isSubscription
+            } else {
+                merged.append((entry.object, entry.reference, isSubscription))
+            }
+        }
+        return merged.map { entry in
             let type = objectType(entry.object, walker: walker)
             return ReportRetainStep(
-                type: type.name, module: type.module, category: type.category,
-                isSubscription: entry.object == anchor || entry.object == holdsSubscription,
+                type: type.name, module: type.module, category: type.category, isSubscription: entry.isSubscription,
                 links: links(entry.reference))
         }
     }
@@ -142,7 +189,7 @@ struct RetainPathBuilder {
 
     // MARK: Links
 
-    private func links(_ reference: HeapReference) -> [ReportRetainLink] {
+    func links(_ reference: HeapReference) -> [ReportRetainLink] {
         var links: [ReportRetainLink] = []
         var closure: ClosureFacts?
         for step in reference.path {

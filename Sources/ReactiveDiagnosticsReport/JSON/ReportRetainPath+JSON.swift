@@ -11,6 +11,13 @@ extension ReportRetainPath {
             step.write(to: &w)
         }
         w.endArray()
+        w.key("heldBy")
+        w.beginArray()
+        for step in heldBy {
+            w.element()
+            step.write(to: &w)
+        }
+        w.endArray()
         w.field("holder", holder)
         w.key("holds")
         w.beginArray()
@@ -28,6 +35,7 @@ extension ReportRetainPath {
 
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainPath {
         var verdict: Verdict?, cycle: [ReportRetainStep]?, holds: [ReportRetainHold]?, holder: String?
+        var heldBy: [ReportRetainStep] = []
         var notes: [String]?, objects: Int?, milliseconds: Double?
         try r.beginObject()
         while let key = try r.nextKey() {
@@ -36,6 +44,7 @@ extension ReportRetainPath {
             case "verdict": verdict = try r.readEnum(Verdict.self)
             case "cycle": cycle = try r.readArray(ReportRetainStep.read)
             case "holds": holds = try r.readArray(ReportRetainHold.read)
+            case "heldBy": heldBy = try r.readArray(ReportRetainStep.read)
             case "holder": holder = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
             case "notes": notes = try r.readStrings()
             case "objectsVisited": objects = try r.readInt()
@@ -46,7 +55,7 @@ extension ReportRetainPath {
         }
         return ReportRetainPath(
             verdict: try r.required(verdict, "verdict"), cycle: try r.required(cycle, "cycle"),
-            holds: try r.required(holds, "holds"), holder: holder, notes: try r.required(notes, "notes"),
+            holds: try r.required(holds, "holds"), holder: holder, heldBy: heldBy, notes: try r.required(notes, "notes"),
             objectsVisited: try r.required(objects, "objectsVisited"),
             milliseconds: try r.required(milliseconds, "milliseconds"))
     }

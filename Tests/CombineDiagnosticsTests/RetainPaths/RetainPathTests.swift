@@ -117,6 +117,12 @@ extension CombineAdapterTests {
             #expect(path.holds.contains { $0.strength == .weak && $0.type.contains("GloballyKeptViewModel") },
                     "\(path.holds)")
             #expect(path.textLines().first?.hasPrefix("not a retain cycle") == true)
+            // The holder outside, found by scanning memory: the global variable, then the
+            // objects from it down to the subscription.
+            #expect(path.holder == "CombineDiagnosticsTests.retainPathKeeper", "\(path.textLines().joined(separator: "\n"))")
+            #expect(path.heldBy.map(\.type).first == "Set<AnyCancellable>")
+            #expect(path.heldBy.contains { $0.type == "AnyCancellable" })
+            #expect(path.heldBy.last?.isSubscription == true)
             retainPathKeeper.removeAll()
         }
     }

@@ -23,6 +23,11 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
     }
 
+    @Test func optionalExistentialPropertiesAreWalked() {
+        let failures = WalkCases.optionalExistentialProperties()
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
     @Test func anActorsPropertiesAreWalked() {
         let failures = WalkCases.actorProperties()
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")

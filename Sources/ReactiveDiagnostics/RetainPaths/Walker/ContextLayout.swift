@@ -67,15 +67,15 @@ final class ContextLayoutReader: Sendable {
     }
 
     private func descriptor(_ metadata: UInt, memory: ProcessMemory) -> (offset: Int, Descriptor)? {
-        guard let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.contextOffsetToFirstCapture)),
-              let address = memory.word(at: metadata + UInt(RuntimeLayout.contextCaptureDescriptor)), address != 0,
+        guard let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.contextOffsetToFirstCapture)),
+              let address = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)), address != 0,
               let counts = memory.withBytes(at: address, count: RuntimeLayout.captureHeaderSize, { bytes in
                   (bytes.load(as: UInt32.self), bytes.load(fromByteOffset: 4, as: UInt32.self),
                    bytes.load(fromByteOffset: 8, as: UInt32.self))
               }),
               counts.0 < 1024, counts.1 < 256, counts.2 < 256
         else { return nil }
-        var cursor = address + UInt(RuntimeLayout.captureHeaderSize)
+        var cursor = address &+ UInt(RuntimeLayout.captureHeaderSize)
         var types: [UInt] = []
         for _ in 0..<counts.0 {
             guard let type = memory.relativePointer(at: cursor) else { return nil }
@@ -127,17 +127,19 @@ final class ContextLayoutReader: Sendable {
                 guard let type = generic.metadata(depth: depth, index: position),
                       let shape = types.shape(of: type, memory: memory)
                 else {
-                    layout.unreadFrom = (offset, "a generic capture (\(name.readable))")
+                    layout.unreadFrom = (offset, "a generic capture")
                     return layout
                 }
                 storage = .value(shape)
                 (size, alignmentMask) = (shape.size, shape.alignmentMask)
             case .value:
-                guard let pointer = UnsafePointer<CChar>(bitPattern: name.address),
+                guard !name.mayReferenceGenericParameters,
+                      let pointer = UnsafePointer<CChar>(bitPattern: name.address),
                       let type = rdiag_swift_type_by_mangled_name(pointer, name.length, nil, nil),
                       let shape = types.shape(of: UInt(bitPattern: type), memory: memory)
                 else {
-                    layout.unreadFrom = (offset, "a capture of type \(name.readable)")
+                    layout.unreadFrom = (
+                        offset, name.mayReferenceGenericParameters ? "a generic capture" : "a capture whose type could not be resolved")
                     return layout
                 }
                 storage = .value(shape)
@@ -154,7 +156,7 @@ final class ContextLayoutReader: Sendable {
     /// one), for display.
     private func referentName(_ name: MangledName, memory: ProcessMemory, types: TypeReader) -> String {
         let inner = MangledName(address: name.address, length: name.length - 2, text: Array(name.text.dropLast(2)))
-        guard inner.length > 0, let pointer = UnsafePointer<CChar>(bitPattern: inner.address),
+        guard inner.length > 0, !inner.mayReferenceGenericParameters, let pointer = UnsafePointer<CChar>(bitPattern: inner.address),
               let type = rdiag_swift_type_by_mangled_name(pointer, inner.length, nil, nil)
         else { return "?" }
         return types.name(of: UInt(bitPattern: type))
@@ -183,7 +185,7 @@ struct GenericBindings {
                   let source = MangledName(at: sourceAddress, memory: memory),
                   let binding = Self.closureBinding(source.text), binding < bindings,
                   let metadata = memory.word(
-                      at: object + UInt(RuntimeLayout.heapObjectSize + binding * RuntimeLayout.word)),
+                      at: object &+ UInt(RuntimeLayout.heapObjectSize + binding * RuntimeLayout.word)),
                   classifier.isTypeMetadata(metadata)
             else { continue }
             return metadata

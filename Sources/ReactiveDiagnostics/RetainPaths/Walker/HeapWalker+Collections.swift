@@ -1,4 +1,9 @@
 extension HeapWalker {
+    /// Bytes of one collection's elements read at most.
+    static let collectionByteLimit = 1 << 22
+    /// Hashed collections with more than 2^this buckets are not read.
+    static let scaleLimit = 24
+
     /// The elements of a collection's storage object met as an object of its own (a closure
     /// whose only capture is an array uses its storage as its context).
     func visitStorage(_ storage: UInt, kind: KnownTypes.StorageKind, metadata: UInt, path: [PathStep] = [],
@@ -24,19 +29,23 @@ extension HeapWalker {
     /// The elements of an array whose storage object is `storage`.
     func visitArray(_ storage: UInt, element: UInt, path: [PathStep], depth: Int,
                     into references: inout [HeapReference]) {
+        if stopAt.contains(storage) {
+            references.append(HeapReference(target: storage, strength: .strong, path: path))
+            return
+        }
         guard let elementShape = types.shape(of: element, memory: memory), !elementShape.isPOD,
               case .instance(let metadata)? = classifier.classify(storage),
               let info = types.classInfo(metadata, memory: memory), info.storage == .array,
-              let count = memory.word(at: storage + UInt(types.known.arrayCountOffset)).map({ Int(bitPattern: $0) }),
+              let count = memory.word(at: storage &+ UInt(types.known.arrayCountOffset)).map({ Int(bitPattern: $0) }),
               count > 0
         else { return }
         let stride = max(1, (elementShape.size + elementShape.alignmentMask) & ~elementShape.alignmentMask)
         let start = (info.instanceSize + elementShape.alignmentMask) & ~elementShape.alignmentMask
-        let read = min(count, elementLimit)
+        let read = min(count, elementLimit, Self.collectionByteLimit / stride)
         if read < count {
             note("an array of \(count) elements, of which the first \(read) were read")
         }
-        guard let bytes = memory.bytes(at: storage + UInt(start), count: read * stride) else { return }
+        guard let bytes = memory.bytes(at: storage &+ UInt(start), count: read * stride) else { return }
         bytes.withUnsafeBytes { buffer in
             for index in 0..<read {
                 let slice = UnsafeRawBufferPointer(rebasing: buffer[(index * stride)..<(index * stride + elementShape.size)])
@@ -49,6 +58,10 @@ extension HeapWalker {
     /// storage object is `storage`: the occupied buckets of its bitmap.
     func visitHashed(_ storage: UInt, key: UInt, value: UInt?, path: [PathStep], depth: Int,
                      into references: inout [HeapReference]) {
+        if stopAt.contains(storage) {
+            references.append(HeapReference(target: storage, strength: .strong, path: path))
+            return
+        }
         let keyShape = types.shape(of: key, memory: memory)
         let valueShape = value.flatMap { types.shape(of: $0, memory: memory) }
         let followsKeys = keyShape.map { !$0.isPOD } ?? false
@@ -58,14 +71,15 @@ extension HeapWalker {
               let info = types.classInfo(metadata, memory: memory),
               info.storage == (value == nil ? .set : .dictionary),
               let layout = value == nil ? types.known.setLayout : types.known.dictionaryLayout,
-              let count = memory.word(at: storage + UInt(layout.count)).map({ Int(bitPattern: $0) }), count > 0,
-              let scale = memory.withBytes(at: storage + UInt(layout.scale), count: 1, { Int($0[0]) }), scale < 40,
-              let keys = memory.word(at: storage + UInt(layout.elements)),
-              let values = memory.word(at: storage + UInt(layout.values))
+              let count = memory.word(at: storage &+ UInt(layout.count)).map({ Int(bitPattern: $0) }), count > 0,
+              let scale = memory.withBytes(at: storage &+ UInt(layout.scale), count: 1, { Int($0[0]) }),
+              scale < Self.scaleLimit, count <= 1 << scale,
+              let keys = memory.word(at: storage &+ UInt(layout.elements)),
+              let values = memory.word(at: storage &+ UInt(layout.values))
         else { return }
         let buckets = 1 << scale
         let wordBits = UInt.bitWidth
-        let bitmapStart = storage + UInt((info.instanceSize + RuntimeLayout.word - 1) & ~(RuntimeLayout.word - 1))
+        let bitmapStart = storage &+ UInt((info.instanceSize + RuntimeLayout.word - 1) & ~(RuntimeLayout.word - 1))
         guard let bitmap = memory.bytes(at: bitmapStart, count: (buckets + wordBits - 1) / wordBits * RuntimeLayout.word)
         else { return }
         var visited = 0
@@ -90,7 +104,7 @@ extension HeapWalker {
     private func visitElement(_ shape: TypeShape, at base: UInt, bucket: Int, path: [PathStep], depth: Int,
                               into references: inout [HeapReference]) {
         let stride = max(1, (shape.size + shape.alignmentMask) & ~shape.alignmentMask)
-        guard let bytes = memory.bytes(at: base + UInt(bucket * stride), count: shape.size) else { return }
+        guard let bytes = memory.bytes(at: base &+ UInt(bucket * stride), count: shape.size) else { return }
         bytes.withUnsafeBytes { buffer in
             visitValue(shape, in: buffer, path: path, depth: depth + 1, into: &references)
         }

@@ -33,16 +33,21 @@ extension HeapWalker {
     /// header (glibc: the size word before the allocation), when it is plausible.
     func allocationSize(of object: UInt) -> Int? {
         #if os(Linux)
-        guard let header = memory.word(at: object - UInt(RuntimeLayout.word)) else { return nil }
-        let chunk = Int(header & ~0x7)
-        let isMapped = header & 0x2 != 0
-        let usable = chunk - (isMapped ? 2 : 1) * RuntimeLayout.word
-        guard chunk & 0xF == 0, usable >= RuntimeLayout.heapObjectSize, usable <= Self.untypedScanLimit else {
-            return nil
-        }
+        guard let usable = Self.usableSize(chunkHeader: memory.word(at: object &- UInt(RuntimeLayout.word))),
+              usable >= RuntimeLayout.heapObjectSize, usable <= Self.untypedScanLimit
+        else { return nil }
         return usable
         #else
         return nil
         #endif
+    }
+
+    /// The usable size a glibc chunk header (the word before an allocation) says, when it
+    /// is plausible (a multiple of 16, at least 32 bytes, under 64 MB).
+    static func usableSize(chunkHeader: UInt?) -> Int? {
+        guard let header = chunkHeader else { return nil }
+        let chunk = header & ~UInt(0x7)
+        guard chunk & 0xF == 0, chunk >= 32, chunk <= 1 << 26 else { return nil }
+        return Int(chunk) - (header & 0x2 != 0 ? 2 : 1) * RuntimeLayout.word
     }
 }

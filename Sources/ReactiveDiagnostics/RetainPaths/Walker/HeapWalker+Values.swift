@@ -121,7 +121,7 @@ extension HeapWalker {
     private func enumWitness(_ shape: TypeShape, _ offset: Int) -> UnsafeRawPointer? {
         guard shape.flags & RuntimeLayout.flagHasEnumWitnesses != 0,
               let witnesses = memory.word(at: shape.metadata &- UInt(RuntimeLayout.word)),
-              let function = memory.word(at: witnesses + UInt(offset)), regions.isExecutable(function)
+              let function = memory.word(at: witnesses &+ UInt(offset)), regions.isExecutable(function)
         else { return nil }
         return UnsafeRawPointer(bitPattern: function)
     }

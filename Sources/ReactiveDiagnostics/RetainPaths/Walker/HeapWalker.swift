@@ -171,14 +171,14 @@ final class HeapWalker {
             // The compiler shares one box metadata among all boxes of a single reference, with
             // the capture descriptor of whichever type made it first: the word is a strong
             // reference, and what it refers to says what it is.
-            if let object = memory.word(at: context + UInt(capture.offset)) {
+            if let object = memory.word(at: context &+ UInt(capture.offset)) {
                 visitObject(object, strength: .strong, path: path + [.capture(index: 0, of: 1, type: 0)], depth: depth + 1,
                             into: &references)
             }
             return
         }
         for capture in layout.captures {
-            let address = context + UInt(capture.offset)
+            let address = context &+ UInt(capture.offset)
             let step = PathStep.capture(
                 index: capture.index, of: layout.declaredCaptures, type: Self.captureType(capture.storage))
             switch capture.storage {
@@ -197,7 +197,7 @@ final class HeapWalker {
                     declaredType: typeName))
             case .thickFunction:
                 guard let function = memory.word(at: address),
-                      let innerContext = memory.word(at: address + UInt(RuntimeLayout.word))
+                      let innerContext = memory.word(at: address &+ UInt(RuntimeLayout.word))
                 else { continue }
                 visitFunction(function, context: innerContext, path: path + [step], depth: depth + 1, into: &references)
             }
@@ -218,6 +218,10 @@ final class HeapWalker {
     /// A box (a captured `var`, an `indirect` payload, an existential's outline storage).
     func visitBox(_ box: UInt, path: [PathStep], depth: Int, into references: inout [HeapReference]) {
         guard box != 0, depth < depthLimit else { return }
+        if stopAt.contains(box) {
+            references.append(HeapReference(target: box, strength: .strong, path: path))
+            return
+        }
         switch classifier.classify(box) {
         case .context(let metadata)?:
             visitContext(box, metadata: metadata, path: path + [.box], depth: depth + 1, into: &references)
@@ -234,7 +238,7 @@ final class HeapWalker {
     func visitBoxValue(_ box: UInt, offset: Int, type: UInt, path: [PathStep], depth: Int,
                        into references: inout [HeapReference]) {
         guard let shape = types.shape(of: type, memory: memory),
-              let bytes = memory.bytes(at: box + UInt(offset), count: shape.size)
+              let bytes = memory.bytes(at: box &+ UInt(offset), count: shape.size)
         else {
             note("a box whose value could not be read")
             return

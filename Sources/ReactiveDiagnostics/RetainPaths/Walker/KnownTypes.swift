@@ -45,7 +45,7 @@ final class KnownTypes: Sendable {
         strongReferences = Set(["Bo", "BO", "Bb"].compactMap(Self.builtin))
         let memory = ProcessMemory(pageBudget: 0)
         func descriptor(_ type: Any.Type) -> UInt {
-            memory.word(at: Self.metadata(type) + UInt(RuntimeLayout.word)) ?? 0
+            memory.word(at: Self.metadata(type) &+ UInt(RuntimeLayout.word)) ?? 0
         }
         arrayDescriptors = [descriptor(samples[0]), descriptor(samples[1])]
         setDescriptor = descriptor(samples[2])
@@ -64,11 +64,11 @@ final class KnownTypes: Sendable {
         var setLayout: StorageLayout?
         var dictionaryLayout: StorageLayout?
         let reader = StorageFieldReader()
-        if let isa = storageClass(array), let descriptor = memory.word(at: isa + UInt(RuntimeLayout.classDescription)) {
+        if let isa = storageClass(array), let descriptor = memory.word(at: isa &+ UInt(RuntimeLayout.classDescription)) {
             storages[descriptor] = .array
             arrayCount = reader.offset(of: "countAndCapacity", inClass: isa) ?? RuntimeLayout.heapObjectSize
         }
-        if let isa = storageClass(set), let descriptor = memory.word(at: isa + UInt(RuntimeLayout.classDescription)) {
+        if let isa = storageClass(set), let descriptor = memory.word(at: isa &+ UInt(RuntimeLayout.classDescription)) {
             storages[descriptor] = .set
             if let count = reader.offset(of: "_count", inClass: isa), let scale = reader.offset(of: "_scale", inClass: isa),
                let elements = reader.offset(of: "_rawElements", inClass: isa) {
@@ -76,7 +76,7 @@ final class KnownTypes: Sendable {
             }
         }
         if let isa = storageClass(dictionary),
-           let descriptor = memory.word(at: isa + UInt(RuntimeLayout.classDescription)) {
+           let descriptor = memory.word(at: isa &+ UInt(RuntimeLayout.classDescription)) {
             storages[descriptor] = .dictionary
             if let count = reader.offset(of: "_count", inClass: isa), let scale = reader.offset(of: "_scale", inClass: isa),
                let keys = reader.offset(of: "_rawKeys", inClass: isa), let values = reader.offset(of: "_rawValues", inClass: isa) {
@@ -116,8 +116,8 @@ final class KnownTypes: Sendable {
     /// The collection layout of a struct type that is `Array`, `ContiguousArray`, `Set` or
     /// `Dictionary`.
     func container(_ metadata: UInt, memory: ProcessMemory) -> TypeShape.Layout? {
-        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.word)) else { return nil }
-        let arguments = metadata + UInt(RuntimeLayout.valueGenericArguments)
+        guard let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.word)) else { return nil }
+        let arguments = metadata &+ UInt(RuntimeLayout.valueGenericArguments)
         if arrayDescriptors.contains(descriptor), let element = memory.word(at: arguments) {
             return .array(element: element)
         }
@@ -125,7 +125,7 @@ final class KnownTypes: Sendable {
             return .set(element: element)
         }
         if descriptor == dictionaryDescriptor, dictionaryLayout != nil, let key = memory.word(at: arguments),
-           let value = memory.word(at: arguments + UInt(RuntimeLayout.word)) {
+           let value = memory.word(at: arguments &+ UInt(RuntimeLayout.word)) {
             return .dictionary(key: key, value: value)
         }
         return nil
@@ -133,7 +133,7 @@ final class KnownTypes: Sendable {
 
     /// Which collection storage a class is, if it is one.
     func storageKind(ofClass metadata: UInt, memory: ProcessMemory) -> StorageKind? {
-        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescription)) else { return nil }
+        guard let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)) else { return nil }
         return storageDescriptors[descriptor]
     }
 }

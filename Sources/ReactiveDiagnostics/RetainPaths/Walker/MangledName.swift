@@ -19,7 +19,7 @@ struct MangledName {
         var text: [UInt8] = []
         var cursor = address
         while true {
-            guard Int(cursor - address) < Self.maximumLength,
+            guard cursor &- address < UInt(Self.maximumLength),
                   let byte = memory.withBytes(at: cursor, count: 1, { $0[0] })
             else { return nil }
             switch byte {
@@ -30,13 +30,13 @@ struct MangledName {
                 return
             case 0x01...0x17:
                 text.append(1)
-                cursor += 5
+                cursor &+= 5
             case 0x18...0x1F:
                 text.append(1)
-                cursor += 1 + UInt(MemoryLayout<UInt>.size)
+                cursor &+= 1 &+ UInt(MemoryLayout<UInt>.size)
             default:
                 text.append(byte)
-                cursor += 1
+                cursor &+= 1
             }
         }
     }
@@ -144,8 +144,38 @@ struct MangledName {
         }
     }
 
-    /// The name as text, symbolic references shown as `•` (for notes).
-    var readable: String {
-        String(decoding: text.map { $0 == 1 ? UInt8(ascii: "*") : $0 }, as: UTF8.self)
+    /// Whether the name may refer to a generic parameter (`x`, `q…`) or one of its associated
+    /// types (`Q…`). Such a name must not be handed to the runtime without the generic
+    /// arguments: resolving a dependent member type without them aborts the process.
+    ///
+    /// Identifiers (a length, then that many characters) are skipped; everything else counts,
+    /// so an identifier the scan mistakes for an index makes the answer `true` (the capture is
+    /// then scanned untyped), never `false` for a name that has a parameter.
+    var mayReferenceGenericParameters: Bool {
+        let indexOperators = Set("qAYydLifvSRrlzXT".utf8)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: "x") || byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") {
+                return true
+            }
+            if (49...57).contains(byte), index == 0 || !indexOperators.contains(text[index - 1]) {
+                // An identifier: its length, then its characters.
+                var end = index
+                var length = 0
+                while end < text.count, (48...57).contains(text[end]), length < 1 << 16 {
+                    length = length * 10 + Int(text[end] - 48)
+                    end += 1
+                }
+                let characters = text[end..<min(text.count, end + length)]
+                if characters.contains(1) {
+                    return true
+                }
+                index = end + length
+                continue
+            }
+            index += 1
+        }
+        return false
     }
 }

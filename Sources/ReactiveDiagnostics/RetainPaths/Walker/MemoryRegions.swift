@@ -20,6 +20,10 @@ struct MemoryRegions: Sendable {
         /// The file mapped, when it is one (an image); `[heap]`, `[stack]`… otherwise.
         var path: String?
 
+        /// The image the mapping belongs to: its file, or for an image's zero-filled data
+        /// (`.bss`, mapped anonymously right after the file's data) the file before it.
+        var image: String?
+
         var isFileBacked: Bool { path?.hasPrefix("/") ?? false }
     }
 
@@ -78,10 +82,15 @@ struct MemoryRegions: Sendable {
             let permissions = Array(fields[1].utf8)
             guard permissions.count >= 3 else { continue }
             let path = fields.count == 6 ? String(fields[5]).trimmingCharacters(in: .whitespaces) : nil
+            let file = path?.isEmpty == true ? nil : path
+            var image = file?.hasPrefix("/") == true ? file : nil
+            if file == nil, let previous = regions.last, previous.end == start, previous.writable, previous.isFileBacked {
+                image = previous.path
+            }
             regions.append(Region(
                 start: start, end: end, readable: permissions[0] == UInt8(ascii: "r"),
                 writable: permissions[1] == UInt8(ascii: "w"), executable: permissions[2] == UInt8(ascii: "x"),
-                path: path?.isEmpty == true ? nil : path))
+                path: file, image: image))
         }
         self.init(regions: regions, isKnown: !regions.isEmpty)
     }

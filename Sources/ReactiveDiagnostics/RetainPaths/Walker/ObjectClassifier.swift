@@ -34,16 +34,16 @@ struct ObjectClassifier {
         case .class:
             return isClassMetadata(metadata) ? .instance(metadata: metadata) : nil
         case .heapLocalVariable:
-            guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.contextCaptureDescriptor)),
+            guard let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)),
                   descriptor == 0 || regions.isInImage(descriptor),
-                  let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.contextOffsetToFirstCapture)),
+                  let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.contextOffsetToFirstCapture)),
                   offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096
             else { return nil }
             return .context(metadata: metadata)
         case .heapGenericLocalVariable:
-            guard let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.boxValueOffset)),
+            guard let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.boxValueOffset)),
                   offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096,
-                  let valueType = memory.word(at: metadata + UInt(RuntimeLayout.boxValueType)),
+                  let valueType = memory.word(at: metadata &+ UInt(RuntimeLayout.boxValueType)),
                   isTypeMetadata(valueType)
             else { return nil }
             return .genericBox(valueOffset: Int(offset), valueType: valueType)
@@ -61,10 +61,10 @@ struct ObjectClassifier {
     /// Whether `metadata` looks like class metadata: a nominal class descriptor in an image,
     /// a plausible instance size, and a value witness table that can be read.
     func isClassMetadata(_ metadata: UInt) -> Bool {
-        guard let description = memory.word(at: metadata + UInt(RuntimeLayout.classDescription)),
+        guard let description = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
               description != 0, regions.isInImage(description),
               let flags = memory.uint32(at: description), flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.descriptorKindClass,
-              let size = memory.uint32(at: metadata + UInt(RuntimeLayout.classInstanceSize)),
+              let size = memory.uint32(at: metadata &+ UInt(RuntimeLayout.classInstanceSize)),
               size >= UInt32(RuntimeLayout.heapObjectSize), size < 1 << 20,
               let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
               memory.word(at: witnesses) != nil
@@ -77,7 +77,7 @@ struct ObjectClassifier {
     func isTypeMetadata(_ metadata: UInt) -> Bool {
         guard metadata >= 4096, metadata & 0x7 == 0, let kindWord = memory.word(at: metadata),
               let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
-              memory.word(at: witnesses + UInt(RuntimeLayout.witnessSize)) != nil
+              memory.word(at: witnesses &+ UInt(RuntimeLayout.witnessSize)) != nil
         else { return false }
         let expected: UInt32
         switch MetadataKind(word: kindWord) {
@@ -92,7 +92,7 @@ struct ObjectClassifier {
         default:
             return false
         }
-        guard let description = memory.word(at: metadata + UInt(RuntimeLayout.word)), regions.isInImage(description),
+        guard let description = memory.word(at: metadata &+ UInt(RuntimeLayout.word)), regions.isInImage(description),
               let flags = memory.uint32(at: description)
         else { return false }
         return flags & RuntimeLayout.descriptorKindMask == expected

@@ -10,6 +10,8 @@ import CReactiveDiagnostics
 /// Nothing is ever retained, released or written.
 final class ProcessMemory {
     static let pageSize = 4096
+    /// The most bytes one read may ask for (a larger count is a misread length, not data).
+    static let readLimit = 1 << 22
 
     private var pages: [UInt: [UInt8]] = [:]
     private var unreadable: Set<UInt> = []
@@ -46,10 +48,10 @@ final class ProcessMemory {
     /// Copies `count` bytes at `address` into `body`'s buffer; `nil` when any of them cannot
     /// be read.
     func withBytes<Result>(at address: UInt, count: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        guard count >= 0, address > 0, address <= UInt.max - UInt(count) else { return nil }
+        guard count >= 0, count <= Self.readLimit, address > 0, address <= UInt.max - UInt(count) else { return nil }
         let pageMask = ~UInt(Self.pageSize - 1)
         let first = address & pageMask
-        if count <= Self.pageSize, (address + UInt(max(count, 1)) - 1) & pageMask == first {
+        if count <= Self.pageSize, (address &+ UInt(max(count, 1)) - 1) & pageMask == first {
             guard let page = page(first) else { return nil }
             let start = Int(address - first)
             return page.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
@@ -57,7 +59,7 @@ final class ProcessMemory {
         var bytes = [UInt8]()
         bytes.reserveCapacity(count)
         var cursor = address
-        let end = address + UInt(count)
+        let end = address &+ UInt(count)
         while cursor < end {
             let base = cursor & pageMask
             guard let page = page(base) else { return nil }

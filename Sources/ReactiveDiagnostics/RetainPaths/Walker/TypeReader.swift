@@ -62,8 +62,8 @@ final class TypeReader: Sendable {
     private func computeShape(_ metadata: UInt, memory: ProcessMemory) -> TypeShape? {
         guard let kindWord = memory.word(at: metadata),
               let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
-              let size = memory.word(at: witnesses + UInt(RuntimeLayout.witnessSize)),
-              let flags = memory.uint32(at: witnesses + UInt(RuntimeLayout.witnessFlags)),
+              let size = memory.word(at: witnesses &+ UInt(RuntimeLayout.witnessSize)),
+              let flags = memory.uint32(at: witnesses &+ UInt(RuntimeLayout.witnessFlags)),
               size < 1 << 24
         else { return nil }
         let kind = MetadataKind(word: kindWord)
@@ -93,14 +93,14 @@ final class TypeReader: Sendable {
         case .tuple:
             return tupleLayout(metadata, memory: memory)
         case .optional:
-            guard let wrapped = memory.word(at: metadata + UInt(RuntimeLayout.valueGenericArguments)) else {
+            guard let wrapped = memory.word(at: metadata &+ UInt(RuntimeLayout.valueGenericArguments)) else {
                 return .unknown("Optional without its wrapped type")
             }
             return .optional(wrapped: wrapped)
         case .enum:
             return enumLayout(metadata, flags: flags, memory: memory)
         case .function:
-            guard let functionFlags = memory.word(at: metadata + UInt(RuntimeLayout.functionFlags)) else {
+            guard let functionFlags = memory.word(at: metadata &+ UInt(RuntimeLayout.functionFlags)) else {
                 return .unknown("function type")
             }
             let convention = (functionFlags & RuntimeLayout.functionConventionMask) >> RuntimeLayout.functionConventionShift
@@ -109,7 +109,7 @@ final class TypeReader: Sendable {
             }
             return .noReferences
         case .existential:
-            guard let existentialFlags = memory.uint32(at: metadata + UInt(RuntimeLayout.existentialFlags)) else {
+            guard let existentialFlags = memory.uint32(at: metadata &+ UInt(RuntimeLayout.existentialFlags)) else {
                 return .unknown("existential")
             }
             let special = (existentialFlags & RuntimeLayout.existentialSpecialProtocolMask)
@@ -148,13 +148,13 @@ final class TypeReader: Sendable {
     }
 
     private func tupleLayout(_ metadata: UInt, memory: ProcessMemory) -> TypeShape.Layout {
-        guard let count = memory.word(at: metadata + UInt(RuntimeLayout.tupleCount)), count < 256 else {
+        guard let count = memory.word(at: metadata &+ UInt(RuntimeLayout.tupleCount)), count < 256 else {
             return .unknown("tuple")
         }
         var fields: [TypeField] = []
         for index in 0..<Int(count) {
-            let element = metadata + UInt(RuntimeLayout.tupleElements + index * RuntimeLayout.tupleElementSize)
-            guard let type = memory.word(at: element), let offset = memory.uint32(at: element + UInt(RuntimeLayout.word)) else {
+            let element = metadata &+ UInt(RuntimeLayout.tupleElements + index * RuntimeLayout.tupleElementSize)
+            guard let type = memory.word(at: element), let offset = memory.uint32(at: element &+ UInt(RuntimeLayout.word)) else {
                 return .unknown("tuple")
             }
             fields.append(TypeField(name: ".\(index)", offset: Int(offset), type: type, isStrong: true))
@@ -164,25 +164,25 @@ final class TypeReader: Sendable {
 
     private func enumLayout(_ metadata: UInt, flags: UInt32, memory: ProcessMemory) -> TypeShape.Layout {
         guard flags & RuntimeLayout.flagHasEnumWitnesses != 0,
-              let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.word)),
-              let payloadWord = memory.uint32(at: descriptor + UInt(RuntimeLayout.enumPayloadCases)),
-              let fieldDescriptor = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.descriptorFields)),
-              let recordSize = memory.uint16(at: fieldDescriptor + UInt(RuntimeLayout.fieldDescriptorRecordSize)),
-              let recordCount = memory.uint32(at: fieldDescriptor + UInt(RuntimeLayout.fieldDescriptorCount))
+              let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.word)),
+              let payloadWord = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.enumPayloadCases)),
+              let fieldDescriptor = memory.relativePointer(at: descriptor &+ UInt(RuntimeLayout.descriptorFields)),
+              let recordSize = memory.uint16(at: fieldDescriptor &+ UInt(RuntimeLayout.fieldDescriptorRecordSize)),
+              let recordCount = memory.uint32(at: fieldDescriptor &+ UInt(RuntimeLayout.fieldDescriptorCount))
         else { return .unknown(name(of: metadata)) }
         let payloadCases = Int(payloadWord & 0x00FF_FFFF)
         guard payloadCases <= Int(recordCount), recordCount < 4096, recordSize >= 12 else {
             return .unknown(name(of: metadata))
         }
         var payloads: [EnumPayload] = []
-        let arguments = UnsafeRawPointer(bitPattern: metadata + UInt(RuntimeLayout.valueGenericArguments))
+        let arguments = UnsafeRawPointer(bitPattern: metadata &+ UInt(RuntimeLayout.valueGenericArguments))
         for index in 0..<payloadCases {
-            let record = fieldDescriptor + UInt(RuntimeLayout.fieldDescriptorRecords + index * Int(recordSize))
+            let record = fieldDescriptor &+ UInt(RuntimeLayout.fieldDescriptorRecords + index * Int(recordSize))
             let recordFlags = memory.uint32(at: record) ?? 0
-            let caseName = memory.relativePointer(at: record + UInt(RuntimeLayout.fieldRecordName))
+            let caseName = memory.relativePointer(at: record &+ UInt(RuntimeLayout.fieldRecordName))
                 .flatMap { memory.cString(at: $0) } ?? "case \(index)"
             var payloadType: UInt?
-            if let nameAddress = memory.relativePointer(at: record + UInt(RuntimeLayout.fieldRecordType)),
+            if let nameAddress = memory.relativePointer(at: record &+ UInt(RuntimeLayout.fieldRecordType)),
                let mangled = MangledName(at: nameAddress, memory: memory),
                let pointer = UnsafePointer<CChar>(bitPattern: mangled.address),
                let resolved = rdiag_swift_type_by_mangled_name(
@@ -202,15 +202,15 @@ final class TypeReader: Sendable {
     /// Generic argument `index` of a (validated) generic class's metadata, when its superclass
     /// is not resilient (the arguments then sit at a fixed offset the descriptor gives).
     func classGenericArgument(_ metadata: UInt, index: Int, memory: ProcessMemory) -> UInt? {
-        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescription)),
+        guard let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
               let flags = memory.uint32(at: descriptor),
               flags & RuntimeLayout.descriptorIsGeneric != 0,
               flags & RuntimeLayout.classHasResilientSuperclass == 0,
-              let positive = memory.uint32(at: descriptor + UInt(RuntimeLayout.classPositiveSize)),
-              let immediate = memory.uint32(at: descriptor + UInt(RuntimeLayout.classImmediateMembers)),
+              let positive = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.classPositiveSize)),
+              let immediate = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.classImmediateMembers)),
               positive >= immediate, positive < 4096
         else { return nil }
-        return memory.word(at: metadata + UInt((Int(positive - immediate) + index) * RuntimeLayout.word))
+        return memory.word(at: metadata &+ UInt((Int(positive - immediate) + index) * RuntimeLayout.word))
     }
 
     /// Facts about a (validated) class: instance size, stored properties, name.
@@ -218,7 +218,7 @@ final class TypeReader: Sendable {
         if let cached = state.withLock({ $0.classes[metadata] }) {
             return cached
         }
-        guard let instanceSize = memory.uint32(at: metadata + UInt(RuntimeLayout.classInstanceSize)),
+        guard let instanceSize = memory.uint32(at: metadata &+ UInt(RuntimeLayout.classInstanceSize)),
               instanceSize >= UInt32(RuntimeLayout.heapObjectSize), instanceSize < 1 << 20
         else { return nil }
         let info = ClassInfo(

@@ -29,6 +29,7 @@ final class SubscriptionHook: Sendable {
         self.engine = engine
         self.forwardsToPreviousHandler = forwardsToPreviousHandler
         marker = SubscriptionStackMarker(engine: engine)
+        RxRetainPaths.registerPlumbing()
     }
 
     /// Subscriptions counted so far.
@@ -52,6 +53,9 @@ final class SubscriptionHook: Sendable {
         if let storage = ArrayStorage.object(of: lines) {
             let token = engine.ledger.register(kind: .subscription, label: Self.label, stack: stack, test: test)
             engine.ledger.watch(token, object: storage)
+            // If it leaks, the retain cycle is looked for from the observer's closure context,
+            // the object that holds this storage (found by scanning memory at the checkpoint).
+            engine.ledger.setAnchor(token, holderOf: storage)
             engine.ledger.sweepIfDue()
             counted.add(1, ordering: .relaxed)
         }
