@@ -27,6 +27,7 @@ struct Benchmarks: ParsableCommand {
         ("combine", CombineBenchmarks.run),
         ("scheduler", SchedulerBenchmarks.run),
         ("report", ReportBenchmarks.run),
+        ("retainPaths", RetainPathBenchmarks.run),
     ]
 
     @Flag(help: "Fewer operations and 3 repetitions: a smoke run, not figures to quote.")
