@@ -79,6 +79,14 @@ extension ReportRetainPath {
         var parser = TypeNameParser(Array(type))
         return parser.parseList(until: nil)
     }
+
+    /// ``displayType(_:)`` with generic arguments nested deeper than `depth` elided:
+    /// `Conduit<SubscriberTap<…>>` for a framework's deeply nested wrapper types.
+    static func displayType(_ type: String, depth: Int) -> String {
+        var parser = TypeNameParser(Array(type))
+        parser.maximumDepth = depth
+        return parser.parseList(until: nil)
+    }
 }
 
 /// Rewrites generic type names (`Array<X>`, `Dictionary<K, V>`, `Optional<X>`) into sugar,
@@ -86,6 +94,8 @@ extension ReportRetainPath {
 private struct TypeNameParser {
     let characters: [Character]
     var index = 0
+    var maximumDepth = Int.max
+    private var depth = 0
 
     init(_ characters: [Character]) {
         self.characters = characters
@@ -94,14 +104,20 @@ private struct TypeNameParser {
     /// Text up to `terminator` (not consumed) at this nesting level.
     mutating func parseList(until terminator: Character?) -> String {
         var output = ""
+        var parentheses = 0
         while index < characters.count {
             let character = characters[index]
-            if character == terminator || (terminator == ">" && character == ",") {
+            let isArrow = character == ">" && index > 0 && characters[index - 1] == "-"
+            if character == "(" { parentheses += 1 }
+            if character == ")" { parentheses -= 1 }
+            if !isArrow, parentheses <= 0, character == terminator || (terminator == ">" && character == ",") {
                 return output
             }
             if character == "<" {
                 index += 1
                 var arguments: [String] = []
+                depth += 1
+                defer { depth -= 1 }
                 while index < characters.count {
                     arguments.append(parseList(until: ">").trimmingCharacters(in: .whitespaces))
                     if index < characters.count, characters[index] == "," {
@@ -113,7 +129,7 @@ private struct TypeNameParser {
                 if index < characters.count, characters[index] == ">" {
                     index += 1
                 }
-                output = sugar(output, arguments)
+                output = depth > maximumDepth ? output + "<…>" : sugar(output, arguments)
                 continue
             }
             output.append(character)

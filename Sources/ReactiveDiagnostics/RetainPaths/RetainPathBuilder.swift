@@ -127,7 +127,8 @@ struct RetainPathBuilder {
             if case .instance(let metadata)? = walker.classifier.classify(address) { return judge.isUserObject(metadata) }
             return false
         }
-        let owner = entries.firstIndex { isUserObject($0.object) }
+        let owner = entries.firstIndex { $0.object != anchor && isUserObject($0.object) }
+            ?? entries.firstIndex { isUserObject($0.object) }
             ?? entries.firstIndex { entry in entry.reference.path.contains { step in
                 if case .closure(let function) = step { return judge.isUserClosure(function) }
                 return false

@@ -68,3 +68,23 @@ package enum RetainPathInspection {
         }
     }
 }
+
+extension RetainPathInspection {
+    /// What the walker reads from a mangled type name written as text (symbolic references
+    /// as `\u{1}`): its storage (`value`, `weak`, `box`, `thick function`…) and whether it may
+    /// name a generic parameter.
+    package static func mangledName(_ text: String) -> (storage: String, mayReferenceGenericParameters: Bool) {
+        let name = MangledName(address: 0, length: text.utf8.count, text: Array(text.utf8))
+        let storage: String
+        switch name.storage {
+        case .value: storage = "value"
+        case .weak: storage = "weak"
+        case .unowned: storage = "unowned"
+        case .unmanaged: storage = "unmanaged"
+        case .box: storage = "box"
+        case .loweredFunction(let thick): storage = thick ? "thick function" : "thin function"
+        case .genericParameter(let depth, let index): storage = "generic parameter \(depth) \(index)"
+        }
+        return (storage, name.mayReferenceGenericParameters)
+    }
+}
