@@ -129,7 +129,7 @@ private struct TypeNameParser {
                 if index < characters.count, characters[index] == ">" {
                     index += 1
                 }
-                output = depth > maximumDepth ? output + "<…>" : sugar(output, arguments)
+                output = sugar(output, depth > maximumDepth ? ["…"] : arguments)
                 continue
             }
             output.append(character)
@@ -144,6 +144,8 @@ private struct TypeNameParser {
         let head = String(prefix[..<nameStart])
         let name = String(prefix[nameStart...])
         switch (name, arguments.count) {
+        case ("Dictionary", 1), ("Swift.Dictionary", 1):
+            return head + "[…]"
         case ("Array", 1), ("Swift.Array", 1):
             return head + "[\(arguments[0])]"
         case ("Dictionary", 2), ("Swift.Dictionary", 2):

@@ -66,7 +66,7 @@ extension ReportRetainPath {
         var arrow: [String] = []
         for (index, step) in cycle.enumerated() {
             let next = cycle[(index + 1) % cycle.count]
-            let type = step.category == .user ? Self.displayType(step.type) : Self.displayType(step.type, depth: 2)
+            let type = step.category == .user ? Self.displayType(step.type) : Self.displayType(step.type, depth: 3)
             let name = type + (step.isSubscription ? " (this subscription)" : "")
             if index == 0 {
                 lines.append("  " + name)

@@ -113,6 +113,16 @@ struct ReportRetainPathTests {
         #expect(ReportRetainPath.displayType(input) == expected)
     }
 
+    @Test func frameworkWrappersAreCutShort() {
+        let cycle = ReportRetainPath(verdict: .cycle, cycle: [
+            ReportRetainStep(type: "Model", category: .user, links: [ReportRetainLink(kind: .field, name: "subject")]),
+            ReportRetainStep(
+                type: "Conduit<SubscriberTap<Inner<SubscriberTap<Assign<Model, String>>>>>", category: .framework,
+                isSubscription: true, links: [ReportRetainLink(kind: .field, name: "downstream")]),
+        ])
+        #expect(cycle.textLines()[3] == "  → Conduit<SubscriberTap<Inner<SubscriberTap<…>>>> (this subscription)")
+    }
+
     @Test func itSurvivesTheReportsReaderAndWriter() throws {
         var report = ReportCodingTests.sample
         report.findings[0].retainPath = Self.feedCycle
