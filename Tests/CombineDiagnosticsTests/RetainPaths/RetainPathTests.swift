@@ -20,6 +20,7 @@ extension CombineAdapterTests {
             let path = try #require(finding.retainPath, "no retain path on \(engine.describe(finding))")
             expectCycle(path, owner: "StrongSelfViewModel", field: "cancellables",
                         closureLine: StrongSelfViewModel.closureLine, captures: "self")
+            expectDescription(finding, engine)
             let text = engine.describe(finding)
             #expect(text.contains("retained by a cycle:"), "\(text)")
             #expect(text.contains("fix: capture [weak self]"), "\(text)")
@@ -110,6 +111,7 @@ extension CombineAdapterTests {
                 }
             }
             let finding = try #require(onlyFinding(outcome, .leakedSubscription))
+            expectDescription(finding, engine)
             let path = try #require(finding.retainPath)
             #expect(path.verdict == .notACycle, "\(path.textLines().joined(separator: "\n"))")
             #expect(path.cycle.isEmpty)

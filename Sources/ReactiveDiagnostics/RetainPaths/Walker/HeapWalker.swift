@@ -46,6 +46,14 @@ final class HeapWalker {
         classifier = ObjectClassifier(memory: memory, regions: regions)
     }
 
+    /// Runs `body` without keeping what it notes (reads that only check a guess, like the
+    /// objects around a word a memory scan found).
+    func quietly<Result>(_ body: () -> Result) -> Result {
+        let kept = notes
+        defer { notes = kept }
+        return body()
+    }
+
     func note(_ text: String) {
         if notes.count < 16, !notes.contains(text) {
             notes.append(text)

@@ -95,7 +95,7 @@ struct HolderScan {
         while start >= lowest, start > 0 {
             if let size = chunkSize(of: start), start &+ UInt(size) > address, walker.classifier.classify(start) != nil {
                 // The allocation that contains the word: it holds the target or the hit is stale.
-                guard let record = walker.record(of: start),
+                guard let record = walker.quietly({ walker.record(of: start) }),
                       record.references.contains(where: { $0.target == target && $0.strength != .weak })
                 else { return nil }
                 return start
