@@ -173,6 +173,43 @@ void rdiag_swift_enum_project(const void *witness, void *value, const void *type
 #include <sys/mman.h>
 #endif
 
+#if defined(__linux__)
+// Targets closer than this share one pass over a buffer (objects of one heap region).
+#define RDIAG_CLUSTER_SPAN ((uintptr_t)1 << 26)
+
+// The words of `buffer` equal to one of `sorted` (ascending), as addresses from `base`. Written
+// to be fast without optimization (tests run debug builds): per cluster of nearby targets, one
+// range check per word, and an exact comparison only for the words in range.
+static size_t scan_buffer(const uintptr_t *buffer, size_t words, uintptr_t base, const uintptr_t *sorted,
+                          size_t count, uintptr_t *hits, size_t capacity) {
+    size_t found = 0;
+    size_t first = 0;
+    while (first < count && found < capacity) {
+        size_t last = first;
+        while (last + 1 < count && sorted[last + 1] - sorted[first] < RDIAG_CLUSTER_SPAN) {
+            last++;
+        }
+        uintptr_t low = sorted[first];
+        uintptr_t span = sorted[last] - low;
+        const uintptr_t *word = buffer;
+        const uintptr_t *end = buffer + words;
+        while (word < end && found < capacity) {
+            if (*word - low <= span) {
+                for (size_t target = first; target <= last; target++) {
+                    if (*word == sorted[target]) {
+                        hits[found++] = base + (uintptr_t)(word - buffer) * sizeof(uintptr_t);
+                        break;
+                    }
+                }
+            }
+            word++;
+        }
+        first = last + 1;
+    }
+    return found;
+}
+#endif
+
 size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets, size_t target_count,
                         uintptr_t *hits, size_t hit_capacity, size_t *bytes_scanned) {
     size_t found = 0;
@@ -185,10 +222,21 @@ size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets
     }
     uintptr_t *buffer = malloc(chunk_size);
     unsigned char *residency = malloc(chunk_size / (size_t)page + 1);
-    if (buffer == NULL || residency == NULL) {
+    uintptr_t *sorted = malloc(target_count * sizeof(uintptr_t) + 1);
+    if (buffer == NULL || residency == NULL || sorted == NULL) {
         free(buffer);
         free(residency);
+        free(sorted);
         return 0;
+    }
+    for (size_t index = 0; index < target_count; index++) {
+        uintptr_t value = targets[index];
+        size_t position = index;
+        while (position > 0 && sorted[position - 1] > value) {
+            sorted[position] = sorted[position - 1];
+            position--;
+        }
+        sorted[position] = value;
     }
     for (uintptr_t cursor = start; cursor < end && found < hit_capacity; cursor += chunk_size) {
         size_t length = end - cursor < chunk_size ? end - cursor : chunk_size;
@@ -213,21 +261,14 @@ size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets
             }
             size_t copied = rdiag_read_memory(run, buffer, run_length);
             *bytes_scanned += copied;
-            size_t words = copied / sizeof(uintptr_t);
-            for (size_t index = 0; index < words && found < hit_capacity; index++) {
-                uintptr_t value = buffer[index];
-                for (size_t target = 0; target < target_count; target++) {
-                    if (value == targets[target]) {
-                        hits[found++] = run + index * sizeof(uintptr_t);
-                        break;
-                    }
-                }
-            }
+            found += scan_buffer(buffer, copied / sizeof(uintptr_t), run, sorted, target_count, hits + found,
+                                 hit_capacity - found);
             first = last + 1;
         }
     }
     free(buffer);
     free(residency);
+    free(sorted);
 #else
     (void)start; (void)end; (void)targets; (void)target_count; (void)hits; (void)hit_capacity;
 #endif

@@ -62,9 +62,14 @@ public final class ResourceLedger: Sendable {
 
     /// Registers a live resource.
     ///
+    /// - Parameter anchor: The object that explains the resource's lifetime, when it is known
+    ///   already (see ``setAnchor(_:object:)``): stored under the same lock, at no extra cost.
     /// - Returns: The token to unregister it with.
     /// - Complexity: O(1) amortized; one shard lock and three relaxed atomics.
-    public func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
+    public func register(
+        kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity, anchor: AnyObject? = nil
+    ) -> ResourceToken {
+        let anchorWord = anchor.map(Self.address) ?? 0
         let shardIndex = shardForCurrentThread()
         let currentEpoch = epoch.load(ordering: .relaxed)
         let (index, generation) = shards[shardIndex].state.withLock { state -> (Int, UInt16) in
@@ -75,13 +80,13 @@ public final class ResourceLedger: Sendable {
                 state.slots[index] = Slot(
                     stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
                     generation: generation, kind: kind.index, isLive: true)
-                state.anchors[index] = 0
+                state.anchors[index] = anchorWord
                 return (index, generation)
             }
             state.slots.append(Slot(
                 stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
                 generation: 0, kind: kind.index, isLive: true))
-            state.anchors.append(0)
+            state.anchors.append(anchorWord)
             return (state.slots.count - 1, 0)
         }
         let kindIndex = Int(kind.index)

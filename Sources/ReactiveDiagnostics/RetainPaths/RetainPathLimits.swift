@@ -18,7 +18,7 @@ public struct RetainPathLimits: Sendable, Equatable {
 
     /// Creates limits; the defaults suit test suites (a typical cycle is found after a few
     /// dozen objects and well under a millisecond).
-    public init(objects: Int = 4000, depth: Int = 32, time: Duration = .milliseconds(500)) {
+    public init(objects: Int = 4000, depth: Int = 32, time: Duration = .seconds(1)) {
         self.objects = objects
         self.depth = depth
         self.time = time

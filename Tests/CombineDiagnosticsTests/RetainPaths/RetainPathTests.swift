@@ -9,7 +9,7 @@ extension CombineAdapterTests {
     /// through `.diagnosed()`.
     @Suite struct RetainPaths {
         @Test func aStrongSelfSinkStoredInTheOwnerIsACycle() throws {
-            let engine = makeEngine()
+            let engine = retainPathEngine()
             let feed = HeadlineFeed()
             let outcome = instrumented(engine) { _ in
                 runTest(engine) {
@@ -28,7 +28,7 @@ extension CombineAdapterTests {
         }
 
         @Test func aDiagnosedStrongSelfSinkIsACycle() throws {
-            let engine = makeEngine()
+            let engine = retainPathEngine()
             let feed = HeadlineFeed()
             let outcome = runTest(engine) {
                 _ = DiagnosedStrongSelfViewModel(feed: feed, engine: engine)
@@ -43,7 +43,7 @@ extension CombineAdapterTests {
         }
 
         @Test func assignToSelfIsACycleThroughTheAssignSubscriber() throws {
-            let engine = makeEngine()
+            let engine = retainPathEngine()
             let titles = PassthroughSubject<String, Never>()
             let outcome = instrumented(engine) { _ in
                 runTest(engine) {
@@ -65,7 +65,7 @@ extension CombineAdapterTests {
         }
 
         @Test func aCycleThroughASecondObjectNamesBoth() throws {
-            let engine = makeEngine()
+            let engine = retainPathEngine()
             let service = FeedService()
             let outcome = instrumented(engine) { _ in
                 runTest(engine) {
@@ -90,7 +90,7 @@ extension CombineAdapterTests {
         }
 
         @Test func aWeakSelfSinkLeavesNothingBehind() {
-            let engine = makeEngine()
+            let engine = retainPathEngine()
             let feed = HeadlineFeed()
             let outcome = instrumented(engine) { _ in
                 runTest(engine) {
@@ -103,7 +103,7 @@ extension CombineAdapterTests {
         }
 
         @Test func aSubscriptionKeptByAGlobalIsNotACycle() throws {
-            let engine = makeEngine()
+            let engine = retainPathEngine()
             let feed = HeadlineFeed()
             let outcome = instrumented(engine) { _ in
                 runTest(engine) {
@@ -128,6 +128,12 @@ extension CombineAdapterTests {
             retainPathKeeper.removeAll()
         }
     }
+}
+
+/// An engine whose retain-path walks are not cut short by a loaded machine (the default limit
+/// is a product setting; a test's answer must not depend on the time it took).
+func retainPathEngine() -> DiagnosticsEngine {
+    makeEngine { $0.retainPathLimits.time = .seconds(60) }
 }
 
 /// Asserts a retain cycle owned by `owner` through its property `field`, with the user's

@@ -9,9 +9,11 @@ final class PlainSubscriber {
 }
 
 final class PlainModel {
-    static let closureLine = #line + 8
+    static let closureLine = #line + 10
     var bag: [PlainSubscriber] = []
     var total = 0
+    /// The monitors (their ledger entries), alive as long as the model, as a stage's would be.
+    var monitors: [StreamMonitor] = []
 
     func subscribe(engine: DiagnosticsEngine) {
         let subscriber = PlainSubscriber()
@@ -19,28 +21,36 @@ final class PlainModel {
         monitor.setRetainPathAnchor(subscriber)
         subscriber.onValue = { self.total += $0 }
         bag.append(subscriber)
-        retainedMonitors.append(monitor)
+        monitors.append(monitor)
+    }
+
+    /// Breaks the cycle (after the test looked at it).
+    func release() {
+        bag.removeAll()
     }
 }
-
-/// Keeps the monitors (their ledger entries) alive like a framework's stage would.
-nonisolated(unsafe) var retainedMonitors: [StreamMonitor] = []
 
 @Suite("Retain paths in findings and reports")
 struct RetainPathReportTests {
     /// An engine whose one test leaked a subscription kept by a retain cycle.
-    func leakingEngine() -> (DiagnosticsEngine, TestOutcome) {
-        let engine = makeEngine { $0.settleTime = .milliseconds(50) }
-        let checkpoint = engine.beginTest(named: "RetainPathReportTests.leak", serial: false)
-        TestIdentity.$current.withValue(checkpoint.test) {
-            PlainModel().subscribe(engine: engine)
+    func leakingEngine() -> (DiagnosticsEngine, TestOutcome, PlainModel?) {
+        let engine = makeEngine {
+            $0.settleTime = .milliseconds(50)
+            $0.retainPathLimits.time = .seconds(60)
         }
-        return (engine, engine.finishTest(checkpoint))
+        let checkpoint = engine.beginTest(named: "RetainPathReportTests.leak", serial: false)
+        weak var leaked: PlainModel?
+        TestIdentity.$current.withValue(checkpoint.test) {
+            let model = PlainModel()
+            model.subscribe(engine: engine)
+            leaked = model
+        }
+        return (engine, engine.finishTest(checkpoint), leaked)
     }
 
     @Test func aLeakedSubscriptionCarriesItsRetainCycle() throws {
-        let (engine, outcome) = leakingEngine()
-        defer { retainedMonitors.removeAll() }
+        let (engine, outcome, model) = leakingEngine()
+        defer { model?.release() }
         let finding = try #require(outcome.findings.first { $0.kind == .leakedSubscription })
         let path = try #require(finding.retainPath)
         let text = path.textLines().joined(separator: "\n")
@@ -59,8 +69,8 @@ struct RetainPathReportTests {
     }
 
     @Test func theReportKeepsItAndValidatesAgainstTheSchema() throws {
-        let (engine, _) = leakingEngine()
-        defer { retainedMonitors.removeAll() }
+        let (engine, _, model) = leakingEngine()
+        defer { model?.release() }
         let report = engine.makeReport()
         let finding = try #require(report.findings.first { $0.kind == "leakedSubscription" })
         #expect(finding.retainPath?.verdict == .cycle)
@@ -77,11 +87,14 @@ struct RetainPathReportTests {
             $0.settleTime = .milliseconds(50)
             $0.explainsRetainPaths = false
         }
-        defer { retainedMonitors.removeAll() }
         let checkpoint = engine.beginTest(named: "RetainPathReportTests.off", serial: false)
+        weak var leaked: PlainModel?
         TestIdentity.$current.withValue(checkpoint.test) {
-            PlainModel().subscribe(engine: engine)
+            let model = PlainModel()
+            model.subscribe(engine: engine)
+            leaked = model
         }
+        defer { leaked?.release() }
         let outcome = engine.finishTest(checkpoint)
         let finding = try #require(outcome.findings.first { $0.kind == .leakedSubscription })
         #expect(finding.retainPath == nil)
