@@ -62,13 +62,15 @@ struct HolderScan {
         }
         var result: [UInt: [Holder]] = [:]
         let wanted = Set(targets)
+        // glibc keeps a size word before each allocation; a sanitizer's allocator does not.
+        let headers = targets.contains { chunkSize(of: $0) != nil }
         walker.stopAt.formUnion(wanted)
         for hit in hits {
             guard let word = walker.memory.word(at: hit), wanted.contains(word) else { continue }
             guard let region = walker.regions.region(containing: hit) else { continue }
             if region.image != nil {
                 result[word, default: []].append(.global(hit))
-            } else if let object = object(holding: hit, target: word), object != word,
+            } else if let object = object(holding: hit, target: word, headers: headers), object != word,
                       result[word]?.contains(.object(object)) != true {
                 result[word, default: []].append(.object(object))
             }
@@ -87,14 +89,16 @@ struct HolderScan {
     }
 
     /// The heap object whose memory contains `address`, if it really holds `target`: the
-    /// nearest object start below the address whose allocation covers it (the allocation
-    /// that contains the word), read through its metadata.
-    private func object(holding address: UInt, target: UInt) -> UInt? {
+    /// nearest object start below the address whose allocation covers it, read through its
+    /// metadata. With an allocator whose chunk headers cannot be read (a sanitizer's), the
+    /// nearest object start.
+    private func object(holding address: UInt, target: UInt, headers: Bool) -> UInt? {
         var start = address & ~UInt(0xF)
         let lowest = address > UInt(Self.objectSearchDistance) ? address &- UInt(Self.objectSearchDistance) : 0
         while start >= lowest, start > 0 {
-            if let size = chunkSize(of: start), start &+ UInt(size) > address, walker.classifier.classify(start) != nil {
-                // The allocation that contains the word: it holds the target or the hit is stale.
+            let covers = headers ? chunkSize(of: start).map { start &+ UInt($0) > address } ?? false : true
+            if covers, walker.classifier.classify(start) != nil {
+                // The object that contains the word: it holds the target, or the hit is stale.
                 guard let record = walker.quietly({ walker.record(of: start) }),
                       record.references.contains(where: { $0.target == target && $0.strength != .weak })
                 else { return nil }
@@ -106,7 +110,7 @@ struct HolderScan {
     }
 
     /// The usable size of the allocation starting at `object`, from the allocator's chunk
-    /// header (glibc), when plausible.
+    /// header (glibc), when plausible; `nil` with another allocator (a sanitizer's).
     private func chunkSize(of object: UInt) -> Int? {
         #if os(Linux)
         return HeapWalker.usableSize(chunkHeader: walker.memory.word(at: object &- UInt(RuntimeLayout.word)))
