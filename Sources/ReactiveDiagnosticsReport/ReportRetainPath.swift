@@ -59,6 +59,12 @@ public struct ReportRetainPath: Codable, Sendable, Hashable {
 }
 
 /// One object of a retain cycle and how it holds the next one.
+///
+/// ```swift
+/// let owner = ReportRetainStep(
+///     type: "FeedViewModel", module: "NewsApp", category: .user,
+///     links: [ReportRetainLink(kind: .field, name: "cancellables", type: "Set<AnyCancellable>")])
+/// ```
 public struct ReportRetainStep: Codable, Sendable, Hashable {
     /// The object's type as Swift prints it, without its module (`Sink<Array<String>, Never>`).
     public var type: String
@@ -87,6 +93,14 @@ public struct ReportRetainStep: Codable, Sendable, Hashable {
 }
 
 /// One hop inside an object on the way to a reference it holds.
+///
+/// ```swift
+/// let capture = ReportRetainLink(
+///     kind: .closure, name: "self",
+///     closure: ReportClosure(function: "closure #2 in FeedViewModel.refresh()", file: "FeedViewModel.swift",
+///                            line: 32, category: .user),
+///     strength: .strong)
+/// ```
 public struct ReportRetainLink: Codable, Sendable, Hashable {
     /// What kind of hop.
     public enum Kind: String, Codable, Sendable, Hashable, CaseIterable {
@@ -137,6 +151,10 @@ public struct ReportRetainLink: Codable, Sendable, Hashable {
 }
 
 /// How strongly a reference holds its object.
+///
+/// ```swift
+/// let keepsAlive = path.holds.filter { $0.strength == .strong }
+/// ```
 public enum ReportReferenceStrength: String, Codable, Sendable, Hashable, CaseIterable {
     /// Keeps it alive.
     case strong
@@ -151,6 +169,10 @@ public enum ReportReferenceStrength: String, Codable, Sendable, Hashable, CaseIt
 }
 
 /// A closure on a retain path.
+///
+/// ```swift
+/// if let closure = link.closure, let line = closure.line { print("\(closure.file ?? "?"):\(line)") }
+/// ```
 public struct ReportClosure: Codable, Sendable, Hashable {
     /// The closure's function, demangled (`closure #2 in FeedViewModel.refresh()`).
     public var function: String
@@ -174,6 +196,10 @@ public struct ReportClosure: Codable, Sendable, Hashable {
 }
 
 /// Something a subscription holds of the user's.
+///
+/// ```swift
+/// for hold in path.holds where hold.strength == .strong { print(hold.from, "holds", hold.type) }
+/// ```
 public struct ReportRetainHold: Codable, Sendable, Hashable {
     /// The type of the subscription's object that holds it (the subscriber, or a framework
     /// object it holds).
