@@ -53,6 +53,7 @@ struct DemoSuiteTests {
             "wrongThread @ NewsAppTests.SearchViewModelTests/typingShowsResults()",
             "uncancelledTimer @ NewsAppTests.ClockViewModelTests/testTicksWhileShown",
             "valueAfterTermination @ NewsAppTests.TickerTests/receivesThePrices()",
+            "leakedSubscription @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()",
         ]
         #expect(found == expected, "\(output.suffix(3_000))")
         #expect(report.findings.allSatisfy { $0.severity == .error && $0.policy == "fail" })

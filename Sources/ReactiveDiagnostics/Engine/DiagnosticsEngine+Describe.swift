@@ -32,7 +32,7 @@ extension DiagnosticsEngine {
         }
         if finding.relatedStack.isCaptured {
             let thread = finding.otherThread.map { " (\($0))" } ?? ""
-            lines.append("  other delivery at\(thread):")
+            lines.append("  \(finding.details["relatedStackRole"] ?? "other delivery") at\(thread):")
             lines += describeStack(finding.relatedStack, limit: maximumFramesPerStack)
         }
         if let retainPath = finding.retainPath {

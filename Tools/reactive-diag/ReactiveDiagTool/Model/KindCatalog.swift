@@ -24,6 +24,7 @@ enum KindCatalog {
         Entry(kind: "callbackCalledTwice", summary: "A one-shot callback was called more than once.", defaultSeverity: .error),
         Entry(kind: "callbackNeverCalled", summary: "An effect's callback was never called.", defaultSeverity: .error),
         Entry(kind: "concurrentDelivery", summary: "Two threads delivered signals to one subscriber at once (Reactive Streams 1.3).", defaultSeverity: .error),
+        Entry(kind: "concurrentIteration", summary: "Two tasks iterated one single-consumer async sequence (an AsyncStream) at once.", defaultSeverity: .error),
         Entry(kind: "contractViolation", summary: "A declared stream contract was broken (value count, termination, failure).", defaultSeverity: .error),
         Entry(kind: "demandExceeded", summary: "More values arrived than were requested (Reactive Streams 1.1).", defaultSeverity: .error),
         Entry(kind: "duplicateSubscription", summary: "A subscriber received a second subscription (Reactive Streams 2.5).", defaultSeverity: .error),
