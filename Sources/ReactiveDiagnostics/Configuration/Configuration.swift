@@ -75,7 +75,7 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
     /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATHS` | explain leaked subscriptions' retain paths | `0` |
     /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATH_MS` | time limit of one retain-path walk | `50` |
-    /// | `REACTIVE_DIAGNOSTICS_HOP_PROBES` | thread-hop probes per stream (`0`: off) | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_HOP_PROBES` | first thread-hop probes per stream (`0`: probing off) | `0` |
     /// | `REACTIVE_DIAGNOSTICS_HOP_PROBE_BUDGET_MS` | what all thread-hop probes may wait | `200` |
     ///
     /// - Throws: ``ConfigurationError`` naming the variable whose value is not understood.
@@ -128,7 +128,10 @@ public struct Configuration: Sendable {
         if let maximum = try number("MAX_FINDINGS", in: 1...100_000_000) { maximumFindings = maximum }
         if let explains = try flag("RETAIN_PATHS") { explainsRetainPaths = explains }
         if let limit = try number("RETAIN_PATH_MS", in: 1...60_000) { retainPathLimits.time = .milliseconds(limit) }
-        if let probes = try number("HOP_PROBES", in: 0...255) { threadHopProbe.probesPerStream = probes }
+        if let probes = try number("HOP_PROBES", in: 0...255) {
+            threadHopProbe.probesPerStream = probes
+            if probes == 0 { threadHopProbe.thereafterEvery = 0 }
+        }
         if let budget = try number("HOP_PROBE_BUDGET_MS", in: 0...3_600_000) {
             threadHopProbe.budget = .milliseconds(budget)
         }

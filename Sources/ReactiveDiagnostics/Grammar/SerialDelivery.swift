@@ -30,8 +30,12 @@ struct SerialDelivery: ~Copyable {
     private let lastThread = Atomic<UInt64>(0)
     /// Collisions seen (wrapping): a probe ends when it changes, and no probe starts after one.
     private let collisions = Atomic<UInt32>(0)
-    /// Probes this stream may still make.
+    /// First probes this stream may still make.
     private let probesLeft: Atomic<UInt8>
+    /// Thread changes since the first probes were spent (for the periodic ones).
+    private let hopsSince = Atomic<UInt32>(0)
+    /// Microseconds this stream's probes waited.
+    private let waitedMicroseconds = Atomic<UInt32>(0)
     /// Where the two sides meet, made at the first collision.
     private let handoff = AtomicLazyReference<PeerHandoff>()
 
@@ -88,19 +92,34 @@ struct SerialDelivery: ~Copyable {
         let previous = lastThread.exchange(me, ordering: .relaxed)
         guard afterValue, previous != 0, previous != me else { return }
         let seen = collisions.load(ordering: .relaxed)
+        guard seen == 0 else { return }
+        let probes = engine.hopProbes
+        // Only the owner gets here: plain loads and stores are enough.
         let left = probesLeft.load(ordering: .relaxed)
-        guard seen == 0, left > 0 else { return }
-        // Only the owner gets here: a plain store is enough.
-        probesLeft.store(left - 1, ordering: .relaxed)
-        let index = Int(engine.hopProbes.probesPerStream) - Int(left)
-        guard let window = engine.hopProbes.take(probe: max(0, index)) else { return }
+        let index: Int
+        if left > 0 {
+            probesLeft.store(left - 1, ordering: .relaxed)
+            index = Int(probes.probesPerStream) - Int(left)
+        } else {
+            let every = probes.thereafterEvery
+            guard every > 0 else { return }
+            let hops = hopsSince.load(ordering: .relaxed) &+ 1
+            hopsSince.store(hops, ordering: .relaxed)
+            guard hops % every == 0 else { return }
+            index = .max   // the longest window
+        }
+        let waitedSoFar = waitedMicroseconds.load(ordering: .relaxed)
+        let streamLeft = Int64(probes.budgetPerStreamMicroseconds) - Int64(waitedSoFar)
+        guard streamLeft > 0, let window = probes.take(probe: max(0, index), atMost: streamLeft * 1_000) else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         var waited: Int64 = 0
         while collisions.load(ordering: .relaxed) == seen, waited < window {
             sched_yield()
             waited = Int64(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds &- start)
         }
-        engine.hopProbes.finish(window: window, spent: waited)
+        probes.finish(window: window, spent: waited)
+        let spentMicroseconds = UInt32(clamping: min(waited, window) / 1_000)
+        waitedMicroseconds.store(waitedSoFar &+ spentMicroseconds, ordering: .relaxed)
     }
 
     /// The owner's side, given once per request.

@@ -13,17 +13,23 @@
 ///
 /// It can never raise a false finding: a correct serial source (a lock, a serial queue,
 /// `observe(on:)`, `receive(on:)`) starts its next delivery only after this one returned, so it
-/// cannot collide; it only waits, boundedly. A stream probes at most ``probesPerStream``
-/// times, windows doubling from ``firstWindow`` to ``maximumWindow``, and stops probing once
-/// it reported a concurrent delivery; all streams of an engine together never wait longer than
-/// ``budget``. A window ends as soon as a collision is seen.
+/// cannot collide; it only waits, boundedly. A stream probes its first ``probesPerStream``
+/// thread changes, windows doubling from ``firstWindow`` to ``maximumWindow``, then one change
+/// in ``thereafterEvery`` with the longest window, never waiting more than ``budgetPerStream``
+/// in all, and stops once it reported a concurrent delivery; all streams of an engine together
+/// never wait longer than ``budget``. A window ends as soon as a collision is seen.
 ///
 /// ```swift
 /// DiagnosticsEngine.shared.updateConfiguration { $0.threadHopProbe = .off }   // narrow windows only
 /// ```
 public struct ThreadHopProbe: Sendable, Hashable {
-    /// Thread changes per stream that are probed; `0` turns probing off.
+    /// A stream's first thread changes that are probed; `0` (with ``thereafterEvery`` `0`)
+    /// turns probing off.
     public var probesPerStream: Int
+    /// After those, one thread change in this many is probed, with the longest window (`0`: none).
+    public var thereafterEvery: Int
+    /// What one stream's probes may wait in all.
+    public var budgetPerStream: Duration
     /// The first probe's window; each following probe of the stream doubles it.
     public var firstWindow: Duration
     /// The longest window.
@@ -31,19 +37,23 @@ public struct ThreadHopProbe: Sendable, Hashable {
     /// What all probes of one engine may wait in all, from its last configuration.
     public var budget: Duration
 
-    /// Creates probe settings; the defaults cost a thread-hopping stream at most ~4 ms.
+    /// Creates probe settings; the defaults cost a correct thread-hopping stream at most 20 ms
+    /// (4 ms for its first 8 thread changes), and an engine at most 1 s.
     public init(
         probesPerStream: Int = 8, firstWindow: Duration = .microseconds(50),
-        maximumWindow: Duration = .microseconds(800), budget: Duration = .seconds(1)
+        maximumWindow: Duration = .microseconds(800), thereafterEvery: Int = 32,
+        budgetPerStream: Duration = .milliseconds(20), budget: Duration = .seconds(1)
     ) {
         self.probesPerStream = probesPerStream
+        self.thereafterEvery = thereafterEvery
+        self.budgetPerStream = budgetPerStream
         self.firstWindow = firstWindow
         self.maximumWindow = maximumWindow
         self.budget = budget
     }
 
     /// No probing: concurrent deliveries are found only where the stage's own deliveries overlap.
-    public static let off = ThreadHopProbe(probesPerStream: 0)
+    public static let off = ThreadHopProbe(probesPerStream: 0, thereafterEvery: 0)
 
     /// What an engine's probes cost so far (``DiagnosticsEngine/threadHopProbeUsage``).
     public struct Usage: Sendable, Hashable {

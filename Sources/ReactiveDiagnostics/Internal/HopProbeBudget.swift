@@ -4,6 +4,8 @@ import Synchronization
 /// its budget (see ``ThreadHopProbe``).
 final class HopProbeBudget: Sendable {
     private let perStream = Atomic<Int>(0)
+    private let every = Atomic<UInt32>(0)
+    private let perStreamBudget = Atomic<UInt32>(0)
     private let firstWindow = Atomic<Int64>(0)
     private let maximumWindow = Atomic<Int64>(0)
     private let remaining = Atomic<Int64>(0)
@@ -17,22 +19,35 @@ final class HopProbeBudget: Sendable {
     /// Takes new settings; the budget starts again from its full amount.
     func update(_ settings: ThreadHopProbe) {
         perStream.store(max(0, min(settings.probesPerStream, Int(UInt8.max))), ordering: .relaxed)
+        every.store(UInt32(clamping: max(0, settings.thereafterEvery)), ordering: .relaxed)
+        perStreamBudget.store(UInt32(clamping: Self.nanoseconds(settings.budgetPerStream) / 1_000), ordering: .relaxed)
         firstWindow.store(Self.nanoseconds(settings.firstWindow), ordering: .relaxed)
         maximumWindow.store(Self.nanoseconds(settings.maximumWindow), ordering: .relaxed)
         remaining.store(Self.nanoseconds(settings.budget), ordering: .relaxed)
     }
 
-    /// Probes a new stream may make.
+    /// First probes a new stream may make.
     var probesPerStream: UInt8 {
         UInt8(perStream.load(ordering: .relaxed))
     }
 
-    /// The window of a stream's probe number `index` (0 for its first), taken from the budget:
+    /// After its first probes, a stream probes every this many thread changes (0: never).
+    var thereafterEvery: UInt32 {
+        every.load(ordering: .relaxed)
+    }
+
+    /// What one stream's probes may wait in all, in microseconds.
+    var budgetPerStreamMicroseconds: UInt32 {
+        perStreamBudget.load(ordering: .relaxed)
+    }
+
+    /// The window of a stream's probe number `index` (0 for its first), at most `limit`
+    /// nanoseconds, taken from the budget:
     /// `nil` when the budget is spent. End it with ``finish(window:spent:)``.
-    func take(probe index: Int) -> Int64? {
+    func take(probe index: Int, atMost limit: Int64 = .max) -> Int64? {
         let first = firstWindow.load(ordering: .relaxed)
         let maximum = maximumWindow.load(ordering: .relaxed)
-        let window = index >= 62 || first > maximum >> index ? maximum : min(first << index, maximum)
+        let window = min(limit, index >= 62 || first > maximum >> index ? maximum : min(first << index, maximum))
         guard window > 0 else { return nil }
         var current = remaining.load(ordering: .relaxed)
         while current > 0 {

@@ -31,32 +31,38 @@ public final class ResourceLedger: Sendable {
         var isLive: Bool
     }
 
-    private struct ShardState {
+    struct ShardState {
         var slots: [Slot] = []
         /// Per slot, the address of the object that explains the resource's lifetime (see
         /// ``setAnchor(_:object:)``), or 0. Beside the slots so that a slot stays 20 bytes.
         var anchors: [UInt] = []
         var freeHead: UInt32 = .max
+        /// Objects held for resources of this shard (``hold(_:object:pool:)``).
+        var held: [HeldEntry] = []
+        /// Released held objects kept for reuse (``recycle(_:keeping:)``), one list per pool.
+        var pools: [HeldPool] = []
     }
 
-    private final class Shard: Sendable {
+    final class Shard: Sendable {
         let state = LockedValue(ShardState())
     }
 
     static let shardCount = 16
 
-    private let shards: [Shard] = (0..<ResourceLedger.shardCount).map { _ in Shard() }
-    private let live = AtomicCounters(count: ResourceKind.maximumCount)
+    let shards: [Shard] = (0..<ResourceLedger.shardCount).map { _ in Shard() }
+    let live = AtomicCounters(count: ResourceKind.maximumCount)
     private let peaks = AtomicCounters(count: ResourceKind.maximumCount)
     private let registered = AtomicCounters(count: ResourceKind.maximumCount)
     private let epoch = Atomic<UInt32>(0)
-    private let probes = LivenessProbes()
+    let probes = LivenessProbes()
+    /// Held objects in all shards.
+    let heldCount = Atomic<Int>(0)
 
     /// Creates an empty ledger.
     public init() {}
 
     @inline(__always)
-    private func shardForCurrentThread() -> Int {
+    func shardForCurrentThread() -> Int {
         Int(rdiag_thread_shard()) & (Self.shardCount - 1)
     }
 
@@ -71,28 +77,45 @@ public final class ResourceLedger: Sendable {
     ) -> ResourceToken {
         let anchorWord = anchor.map(Self.address) ?? 0
         let shardIndex = shardForCurrentThread()
-        let currentEpoch = epoch.load(ordering: .relaxed)
-        let (index, generation) = shards[shardIndex].state.withLock { state -> (Int, UInt16) in
-            if state.freeHead != .max {
-                let index = Int(state.freeHead)
-                state.freeHead = state.slots[index].epochOrNextFree
-                let generation = state.slots[index].generation &+ 1
-                state.slots[index] = Slot(
-                    stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
-                    generation: generation, kind: kind.index, isLive: true)
-                state.anchors[index] = anchorWord
-                return (index, generation)
-            }
-            state.slots.append(Slot(
-                stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
-                generation: 0, kind: kind.index, isLive: true))
-            state.anchors.append(anchorWord)
-            return (state.slots.count - 1, 0)
+        let slot = newSlot(kind: kind, label: label, stack: stack, test: test)
+        let token = shards[shardIndex].state.withLock { state in
+            Self.occupy(&state, with: slot, anchor: anchorWord, shard: shardIndex)
         }
+        counted(kind)
+        return token
+    }
+
+    /// A live slot for a resource registered now.
+    @inline(__always)
+    func newSlot(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> Slot {
+        Slot(stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: epoch.load(ordering: .relaxed),
+             generation: 0, kind: kind.index, isLive: true)
+    }
+
+    /// Stores `slot` (and its anchor word, see ``setAnchor(_:object:)``) in a free slot of the
+    /// shard (or a new one); under the shard's lock.
+    @inline(__always)
+    static func occupy(_ state: inout ShardState, with slot: Slot, anchor: UInt = 0, shard: Int) -> ResourceToken {
+        var slot = slot
+        if state.freeHead != .max {
+            let index = Int(state.freeHead)
+            state.freeHead = state.slots[index].epochOrNextFree
+            slot.generation = state.slots[index].generation &+ 1
+            state.slots[index] = slot
+            state.anchors[index] = anchor
+            return ResourceToken(shard: shard, index: index, generation: slot.generation)
+        }
+        state.slots.append(slot)
+        state.anchors.append(anchor)
+        return ResourceToken(shard: shard, index: state.slots.count - 1, generation: 0)
+    }
+
+    /// Counts a registration of `kind` (after its slot was stored).
+    @inline(__always)
+    func counted(_ kind: ResourceKind) {
         let kindIndex = Int(kind.index)
         registered.add(kindIndex, 1)
         peaks.raise(kindIndex, to: live.add(kindIndex, 1))
-        return ResourceToken(shard: shardIndex, index: index, generation: generation)
     }
 
     /// Unregisters a resource.
@@ -102,17 +125,24 @@ public final class ResourceLedger: Sendable {
     public func unregister(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
         let kind: Int? = shards[token.shard].state.withLock { state in
-            guard token.index < state.slots.count else { return nil }
-            let slot = state.slots[token.index]
-            guard slot.isLive, slot.generation == token.generation else { return nil }
-            state.slots[token.index].isLive = false
-            state.slots[token.index].epochOrNextFree = state.freeHead
-            state.freeHead = UInt32(token.index)
-            return Int(slot.kind)
+            Self.vacate(&state, token)
         }
         guard let kind else { return false }
         live.add(kind, -1)
         return true
+    }
+
+    /// Frees the slot of `token` if it is still its live resource; returns the kind's index.
+    /// Under the shard's lock.
+    @inline(__always)
+    static func vacate(_ state: inout ShardState, _ token: ResourceToken) -> Int? {
+        guard token.index < state.slots.count else { return nil }
+        let slot = state.slots[token.index]
+        guard slot.isLive, slot.generation == token.generation else { return nil }
+        state.slots[token.index].isLive = false
+        state.slots[token.index].epochOrNextFree = state.freeHead
+        state.freeHead = UInt32(token.index)
+        return Int(slot.kind)
     }
 
     /// Remembers the object that explains the resource's lifetime (a subscriber, a diagnosed
@@ -145,14 +175,21 @@ public final class ResourceLedger: Sendable {
         }
     }
 
-    /// The anchor set for a live resource, if any. Its address may no longer be an object:
-    /// only a fault-free reader may look at it.
+    /// The anchor set for a live resource, if any; for a resource tied to an object the ledger
+    /// holds (``hold(_:object:pool:)``) and without one, the holder of that object (what keeps
+    /// it alive besides the ledger). Its address may no longer be an object: only a fault-free
+    /// reader may look at it.
+    ///
+    /// - Complexity: O(1), or O(held resources of the shard) for a held one.
     public func anchor(of token: ResourceToken) -> ResourceAnchor? {
         guard token.isValid, token.shard < Self.shardCount else { return nil }
         let word = shards[token.shard].state.withLock { state -> UInt in
             guard token.index < state.slots.count, state.slots[token.index].isLive,
                   state.slots[token.index].generation == token.generation
             else { return 0 }
+            if state.anchors[token.index] == 0, let held = state.held.first(where: { $0.token == token }) {
+                return Self.address(of: held.object) | 1
+            }
             return state.anchors[token.index]
         }
         guard word != 0 else { return nil }
@@ -232,117 +269,5 @@ public final class ResourceLedger: Sendable {
     /// Live resources attributed to `test` (parallel runners).
     public func liveResources(test: TestIdentity) -> [LiveResource] {
         liveResources(where: { $0.test == test.rawValue })
-    }
-
-    // MARK: Liveness probes
-
-    /// Ties a registered resource to `object`: when the object is deallocated the resource
-    /// is unregistered at the next ``sweep()``. For frameworks that report no deallocation.
-    public func watch(_ token: ResourceToken, object: AnyObject) {
-        probes.add(token, object: object)
-    }
-
-    /// Stops watching `token` (after it was unregistered explicitly).
-    public func unwatch(_ token: ResourceToken) {
-        probes.remove(token)
-    }
-
-    /// The object a live resource is tied to by ``watch(_:object:)``, while it is alive (for
-    /// explaining what keeps a leaked resource alive; `nil` when it is gone or never watched).
-    public func watchedObject(_ token: ResourceToken) -> AnyObject? {
-        probes.object(token)
-    }
-
-    /// Resources tied to objects by ``watch(_:object:)`` and not swept yet.
-    public var watchedCount: Int {
-        probes.count
-    }
-
-    /// Unregisters watched resources whose objects are gone. Returns how many.
-    ///
-    /// Test checkpoints and report building sweep; between them, the live counts of watched
-    /// resources include those whose objects are already gone.
-    @discardableResult
-    public func sweep() -> Int {
-        var swept = 0
-        for token in probes.collectDeallocated() where unregister(token) {
-            swept += 1
-        }
-        return swept
-    }
-
-    /// Sweeps when the watched resources doubled since the last sweep (and are at least
-    /// 1,024): call it after ``watch(_:object:)`` to keep the probes' memory bounded at an
-    /// amortized O(1) per watched resource.
-    ///
-    /// - Complexity: O(1) unless it sweeps; O(watched) when it does.
-    @discardableResult
-    public func sweepIfDue() -> Int {
-        probes.claimSweep() ? sweep() : 0
-    }
-}
-
-/// Weak references from resources to the objects whose lifetime defines them.
-private final class LivenessProbes: Sendable {
-    // Unchecked: the object is only compared with nil, or handed out strong while alive.
-    private struct Weak: @unchecked Sendable {
-        weak var object: AnyObject?
-    }
-
-    private let state = LockedValue([ResourceToken: Weak]())
-    private let watched = Atomic<Int>(0)
-    private let afterLastSweep = Atomic<Int>(0)
-
-    /// The fewest watched resources worth a sweep from ``ResourceLedger/sweepIfDue()``.
-    static let sweepFloor = 1_024
-
-    func add(_ token: ResourceToken, object: AnyObject) {
-        let probe = Weak(object: object)
-        let count = state.withLock { probes in
-            probes[token] = probe
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-    }
-
-    func remove(_ token: ResourceToken) {
-        let count = state.withLock { probes in
-            probes.removeValue(forKey: token)
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-    }
-
-    func object(_ token: ResourceToken) -> AnyObject? {
-        let probe = state.withLock { $0[token] }
-        return probe?.object
-    }
-
-    var count: Int {
-        watched.load(ordering: .relaxed)
-    }
-
-    /// Whether a sweep is due; when it is, only one caller is told so.
-    func claimSweep() -> Bool {
-        let count = watched.load(ordering: .relaxed)
-        let last = afterLastSweep.load(ordering: .relaxed)
-        guard count >= Self.sweepFloor, count >= 2 * last else { return false }
-        return afterLastSweep.compareExchange(expected: last, desired: count, ordering: .relaxed).exchanged
-    }
-
-    func collectDeallocated() -> [ResourceToken] {
-        // Loading a weak reference makes a temporary strong one; releasing it can be the last
-        // release and run a deinit (user code), so the references are read outside the lock.
-        let snapshot = state.withLock { $0 }
-        let gone = snapshot.filter { $0.value.object == nil }.map(\.key)
-        let count = state.withLock { probes in
-            for token in gone {
-                probes.removeValue(forKey: token)
-            }
-            return probes.count
-        }
-        watched.store(count, ordering: .relaxed)
-        afterLastSweep.store(count, ordering: .relaxed)
-        return gone
     }
 }

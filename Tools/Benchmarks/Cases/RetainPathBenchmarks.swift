@@ -1,6 +1,7 @@
 import Foundation
 import OpenCombineShim
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// What explaining one leaked subscription costs at a test's checkpoint: the walk of the
 /// classic cycle (a strong-self `sink` stored in its owner's `Set<AnyCancellable>`), and a

@@ -71,7 +71,7 @@ struct HolderScan {
             if region.image != nil {
                 result[word, default: []].append(.global(hit))
             } else if let object = object(holding: hit, target: word, headers: headers), object != word,
-                      result[word]?.contains(.object(object)) != true {
+                      !isBookkeeping(object), result[word]?.contains(.object(object)) != true {
                 result[word, default: []].append(.object(object))
             }
         }
@@ -107,6 +107,12 @@ struct HolderScan {
             start &-= 16
         }
         return nil
+    }
+
+    /// Whether `object` is one of the ledger's own stores of held objects.
+    private func isBookkeeping(_ object: UInt) -> Bool {
+        guard case .instance(let metadata)? = walker.classifier.classify(object) else { return false }
+        return walker.types.known.bookkeeping.contains(metadata)
     }
 
     /// The usable size of the allocation starting at `object`, from the allocator's chunk

@@ -31,6 +31,10 @@ final class KnownTypes: Sendable {
     private let dictionaryDescriptor: UInt
     private let storageDescriptors: [UInt: StorageKind]
     let arrayCountOffset: Int
+    /// Storage classes of the ledger's own stores of objects held for resources
+    /// (``ResourceLedger/hold(_:object:pool:)``): they hold what they hold for the diagnostics,
+    /// so they never explain why something is alive.
+    let bookkeeping: Set<UInt>
     let setLayout: StorageLayout?
     let dictionaryLayout: StorageLayout?
 
@@ -83,7 +87,11 @@ final class KnownTypes: Sendable {
                 dictionaryLayout = StorageLayout(count: count, scale: scale, elements: keys, values: values)
             }
         }
-        withExtendedLifetime((array, set, dictionary)) {}
+        var heldEntries: [HeldEntry] = []
+        heldEntries.reserveCapacity(1)
+        // (The pools of released objects hold only objects whose resources ended.)
+        bookkeeping = Set([storageClass(heldEntries)].compactMap { $0 })
+        withExtendedLifetime((array, set, dictionary, heldEntries)) {}
         storageDescriptors = storages
         arrayCountOffset = arrayCount
         self.setLayout = setLayout

@@ -18,13 +18,21 @@ enum ArrayStorage {
         return unsafeBitCast(array, to: AnyObject.self)
     }
 
-    /// A one-element array with storage of its own (never a shared or static object).
+    /// The array whose storage is `object` (an object ``object(of:)`` returned, now owned by
+    /// the caller and referenced by nothing else).
     @inline(__always)
+    static func array(ofStorage object: AnyObject) -> [String] {
+        unsafeBitCast(object, to: [String].self)
+    }
+
+    /// A one-element array with storage of its own, allocated now (never a shared or static
+    /// object the optimizer could have made of a constant).
+    @inline(never)
     static func unique(_ element: String) -> [String] {
-        var array: [String] = []
-        array.reserveCapacity(1)
-        array.append(element)
-        return array
+        [String](unsafeUninitializedCapacity: 1) { buffer, count in
+            buffer.initializeElement(at: 0, to: element)
+            count = 1
+        }
     }
 
     private struct WeakObject {
@@ -41,7 +49,7 @@ enum ArrayStorage {
 
     @inline(never)
     private static func storageHoldsElements(recordingIn probe: inout WeakObject) -> Bool {
-        let array = unique(String(repeating: "probe", count: 4))
+        let array = unique("probe")
         let object = unsafeBitCast(array, to: AnyObject.self)
         probe.object = object
         let objectAddress = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())

@@ -9,26 +9,43 @@ import Synchronization
 /// `bind(onNext:)`, `drive(onNext:)`, `emit(onNext:)`) calls
 /// `Hooks.customCaptureSubscriptionCallstack` once, on the subscribing thread, when
 /// `Hooks.recordCallStackOnError` is on, and its observer's closure captures the `[String]`
-/// that comes back. That array's storage therefore lives exactly as long as the observer,
-/// which RxSwift releases when the subscription is disposed, completes or fails (a sink
-/// disposer drops its sink; a subject removes the observer from its bag). So each call
-/// registers a live ``ResourceKind/subscription`` with the subscribing stack and test, and
-/// the ledger watches that storage: at the next sweep after the observer is gone, the
-/// subscription ends. A test's checkpoint sweeps until its resources are gone (bounded by
-/// the settle time), so what is still alive then is a leak of that test.
+/// that comes back. That array's storage is therefore referenced by the observer for exactly
+/// as long as the observer lives, and RxSwift releases the observer when the subscription is
+/// disposed, completes or fails (a sink disposer drops its sink; a subject removes the
+/// observer from its bag). So each call registers a live ``ResourceKind/subscription`` with
+/// the subscribing stack and test, and the ledger holds that storage: at the first sweep
+/// that finds the ledger holding its last reference, the subscription ends. A test's
+/// checkpoint sweeps until its resources are gone (bounded by the settle time), so what is
+/// still alive then is a leak of that test.
+///
+/// If the subscription leaks, the engine looks for the retain cycle from the object that
+/// holds the storage besides the ledger: the observer's closure context
+/// (``ResourceLedger/anchor(of:)``, found by scanning memory at the checkpoint).
+///
+/// The same array comes back to `Hooks.defaultErrorHandler` with an unhandled error: its
+/// storage names the subscription (``ResourceLedger/heldResource(for:)``), hence its stack
+/// and test.
 final class SubscriptionHook: Sendable {
     /// The label of every subscription this hook counts.
     static let label = DiagnosticLabel("subscribe(onNext:)")
 
+    /// What the array says to anyone who reads it (it is ours only by its storage).
+    static let line = "RxDiagnostics"
+
     let engine: DiagnosticsEngine
     let forwardsToPreviousHandler: Bool
-    let marker: SubscriptionStackMarker
     private let counted = Atomic<Int>(0)
+
+    /// The ledger pool of the arrays this hook hands out: once a subscription ends, its
+    /// array's storage (which only the ledger still references) serves the next one.
+    static let pool = ObjectIdentifier(SubscriptionHook.self)
 
     init(engine: DiagnosticsEngine, forwardsToPreviousHandler: Bool) {
         self.engine = engine
         self.forwardsToPreviousHandler = forwardsToPreviousHandler
-        marker = SubscriptionStackMarker(engine: engine)
+        if !forwardsToPreviousHandler {
+            engine.ledger.recycle(Self.pool)
+        }
         RxRetainPaths.registerPlumbing()
     }
 
@@ -39,34 +56,30 @@ final class SubscriptionHook: Sendable {
 
     /// `Hooks.customCaptureSubscriptionCallstack`: one closure-based `subscribe` is being made.
     func capture() -> [String] {
-        guard engine.isEnabled else { return [] }
+        guard engine.isEnabled, ArrayStorage.isSupported else { return [] }
         let stack = engine.captureAllocationStack()
-        let test = engine.currentTest()
-        let line = marker.line(stack: stack, test: test)
-        var lines: [String]
-        if forwardsToPreviousHandler, stack.isCaptured {
-            lines = engine.symbolize(stack).frames.map(\.displayName)
-            lines.append(line)
-        } else {
-            lines = ArrayStorage.unique(line)
+        let lines = forwardsToPreviousHandler && stack.isCaptured
+            ? engine.symbolize(stack).frames.map(\.displayName) : []
+        // The array's storage: a released one of the pool (its one element is `line`), or a new one.
+        let held = engine.ledger.registerHeld(
+            kind: .subscription, label: Self.label, stack: stack, test: engine.currentTest(),
+            pool: lines.isEmpty ? Self.pool : nil
+        ) {
+            ArrayStorage.object(of: lines.isEmpty ? ArrayStorage.unique(Self.line) : lines)!
         }
-        if let storage = ArrayStorage.object(of: lines) {
-            let token = engine.ledger.register(kind: .subscription, label: Self.label, stack: stack, test: test)
-            engine.ledger.watch(token, object: storage)
-            // If it leaks, the retain cycle is looked for from the observer's closure context,
-            // the object that holds this storage (found by scanning memory at the checkpoint).
-            engine.ledger.setAnchor(token, holderOf: storage)
-            engine.ledger.sweepIfDue()
-            counted.add(1, ordering: .relaxed)
-        }
-        return lines
+        engine.ledger.sweepIfDue()
+        counted.add(1, ordering: .relaxed)
+        return ArrayStorage.array(ofStorage: held.object)
     }
 
     /// `Hooks.defaultErrorHandler`: an error reached a closure subscription without `onError`.
-    /// Returns the human-readable frames the marker carried.
+    /// Returns a copy of the frames for a human (a copy, so that a previous handler that keeps
+    /// it cannot keep the subscription alive).
     func unhandledError(_ callStack: [String], _ error: any Error) -> [String] {
-        let (stack, test, readable) = marker.decode(callStack)
-        UnhandledErrors.record(String(describing: error), label: nil, engine: engine, test: test, allocationStack: stack)
-        return readable
+        let subscription = ArrayStorage.object(of: callStack).flatMap(engine.ledger.heldResource(for:))
+        UnhandledErrors.record(
+            String(describing: error), label: nil, engine: engine, test: subscription?.test ?? .none,
+            allocationStack: subscription?.stack ?? .none)
+        return callStack == [Self.line] ? [] : callStack.map { $0 }
     }
 }
