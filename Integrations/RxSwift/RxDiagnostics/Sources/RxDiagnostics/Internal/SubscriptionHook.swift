@@ -44,7 +44,9 @@ final class SubscriptionHook: Sendable {
         self.engine = engine
         self.forwardsToPreviousHandler = forwardsToPreviousHandler
         if !forwardsToPreviousHandler {
-            engine.ledger.recycle(Self.pool)
+            // Up to a sweep's worth per shard: a thread that subscribes and disposes in a loop
+            // then reuses every array a sweep releases.
+            engine.ledger.recycle(Self.pool, keeping: 16 * 1_024)
         }
         RxRetainPaths.registerPlumbing()
     }
