@@ -13,6 +13,9 @@ import Testing
         ("\u{1}SgXwz_Xx", "box"),                     // a captured weak var
         ("SaySSGIegg_", "thick function"),            // @callee_guaranteed ([String]) -> ()
         ("SiIetgy_", "thin function"),                // @convention(thin)
+        ("Ieg_Sg", "thick function"),                 // (() -> ())? captured by value
+        ("SiIetgy_Sg", "thin function"),
+        ("SiSg", "value"),                            // Int?
         ("x", "generic parameter 0 0"),
         ("q_", "generic parameter 0 1"),
         ("q0_", "generic parameter 0 2"),

@@ -5,11 +5,13 @@ extension HeapWalker {
     /// Scans the words of `object` from `offset` to its end for what looks like a closure (a
     /// function pointer followed by a context) or a heap object: for captures the walker could
     /// not type. Such references are `unknown`: whether they are strong cannot be told.
+    /// Returns `false` when the object's size is unknown (an allocator without glibc's chunk
+    /// headers, such as a sanitizer's): then nothing is scanned.
+    @discardableResult
     func scanUntyped(_ object: UInt, from offset: Int, path: [PathStep], depth: Int,
-                     into references: inout [HeapReference]) {
-        guard let size = allocationSize(of: object), size > offset,
-              let bytes = memory.bytes(at: object, count: size)
-        else { return }
+                     into references: inout [HeapReference]) -> Bool {
+        guard let size = allocationSize(of: object), let bytes = memory.bytes(at: object, count: size) else { return false }
+        guard size > offset else { return true }
         bytes.withUnsafeBytes { buffer in
             var cursor = (offset + RuntimeLayout.word - 1) & ~(RuntimeLayout.word - 1)
             while cursor + RuntimeLayout.word <= size {
@@ -27,6 +29,7 @@ extension HeapWalker {
                 cursor += RuntimeLayout.word
             }
         }
+        return true
     }
 
     /// The usable size of the allocation that starts at `object`, from the allocator's chunk

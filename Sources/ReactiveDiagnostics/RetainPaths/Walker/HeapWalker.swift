@@ -170,8 +170,8 @@ final class HeapWalker {
         guard let layout = contexts.layout(
             of: context, metadata: metadata, memory: memory, types: types, classifier: classifier)
         else {
-            note("a closure compiled without reflection metadata")
-            scanUntyped(context, from: RuntimeLayout.heapObjectSize, path: path, depth: depth, into: &references)
+            let scanned = scanUntyped(context, from: RuntimeLayout.heapObjectSize, path: path, depth: depth, into: &references)
+            note("a closure compiled without reflection metadata" + (scanned ? " (scanned word by word)" : " (not scanned: its size is unknown)"))
             return
         }
         if layout.declaredCaptures == 1, let capture = layout.captures.first, case .value(let shape) = capture.storage,
@@ -211,8 +211,8 @@ final class HeapWalker {
             }
         }
         if let unread = layout.unreadFrom {
-            note("\(unread.reason): the rest of the closure was scanned word by word")
-            scanUntyped(context, from: unread.offset, path: path, depth: depth, into: &references)
+            let scanned = scanUntyped(context, from: unread.offset, path: path, depth: depth, into: &references)
+            note("\(unread.reason): the rest of the closure " + (scanned ? "was scanned word by word" : "could not be read (its size is unknown)"))
         }
     }
 

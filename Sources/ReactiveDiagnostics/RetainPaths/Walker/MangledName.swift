@@ -84,6 +84,14 @@ struct MangledName {
         if last == UInt8(ascii: "_"), let thick = loweredFunctionIsThick {
             return .loweredFunction(thick: thick)
         }
+        // An Optional of a lowered function (`…I…_Sg`, a captured optional closure): the same
+        // words, `none` being a null function pointer, which no visit follows.
+        if text.count > 2, text.suffix(2).elementsEqual("Sg".utf8) {
+            let wrapped = MangledName(address: address, length: length - 2, text: Array(text.dropLast(2)))
+            if case .loweredFunction(let thick) = wrapped.storage {
+                return .loweredFunction(thick: thick)
+            }
+        }
         return .value
     }
 
