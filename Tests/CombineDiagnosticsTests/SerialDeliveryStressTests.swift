@@ -81,11 +81,12 @@ extension CombineAdapterTests {
             let engine = makeEngine()
             let subject = PassthroughSubject<Int, Never>()
             let queue = DispatchQueue(label: "serial receiver")
+            let received = Atomic<Int>(0)
             let done = DispatchSemaphore(value: 0)
             let outcome = instrumented(engine) { _ in
                 runTest(engine) {
-                    let cancellable = subject.receive(on: queue).diagnosed("received", engine: engine).sink { value in
-                        if value == 3_999 { done.signal() }
+                    let cancellable = subject.receive(on: queue).diagnosed("received", engine: engine).sink { _ in
+                        if received.add(1, ordering: .relaxed).newValue == 4_000 { done.signal() }
                     }
                     let lock = NSLock()
                     _ = sendFromTwoThreads(2_000) { value in lock.withLock { subject.send(value) } }
