@@ -23,7 +23,7 @@ extension ReportRetainPath {
                 lines += holderLines()
             } else {
                 lines = ["not a retain cycle: nothing the subscription holds leads back to it; something outside holds it"
-                         + " (no global variable does: a long-lived object, or a cancellable kept too long)"]
+                         + " (no global or static variable was found holding it: a long-lived object, or a cancellable kept too long)"]
             }
             lines += holdLines()
             lines += noteLines()

@@ -2,7 +2,7 @@ import ReactiveDiagnosticsReport
 
 extension RetainPathBuilder {
     /// Levels of holders looked for above a subscription that is not in a cycle.
-    static let holderLevels = 4
+    static let holderLevels = 8
     /// Objects looked at per level.
     static let holdersPerLevel = 16
 
@@ -36,6 +36,8 @@ extension RetainPathBuilder {
         }
         if scan.wasCut {
             path.notes.append("the search for what holds it stopped at the time limit")
+        } else if !frontier.isEmpty {
+            path.notes.append("the search for what holds it stopped after \(Self.holderLevels) levels of holders")
         }
     }
 
@@ -60,6 +62,16 @@ extension RetainPathBuilder {
                     type: type.name, module: type.module, category: type.category, isSubscription: object == anchor))
             }
             current = object == anchor ? nil : below[object]
+        }
+        // A variable of a class type: the variable and the object it holds are one step.
+        if steps.count > 1, steps[1].type == steps[0].type {
+            steps[0].module = steps[1].module
+            steps.remove(at: 1)
+        }
+        // The anchor is a closure context or storage (a hooked RxSwift subscription's): the
+        // object that holds it is the subscription people know.
+        if steps.count > 1, !steps.contains(where: \.isSubscription) {
+            steps[steps.count - 1].isSubscription = true
         }
         return steps
     }

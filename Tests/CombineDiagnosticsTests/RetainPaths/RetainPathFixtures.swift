@@ -93,3 +93,21 @@ final class GloballyKeptViewModel {
             .store(in: &retainPathKeeper)
     }
 }
+
+/// Keeps its subscription in memory it allocated itself: no Swift object and no global holds
+/// it, so no holder can be named.
+final class UnsafelyKeptViewModel {
+    /// The memory that holds the subscription; ``release()`` frees it.
+    nonisolated(unsafe) static let storage = UnsafeMutablePointer<AnyCancellable>.allocate(capacity: 1)
+    private(set) var headlines: [String] = []
+
+    init(feed: HeadlineFeed) {
+        Self.storage.initialize(to: feed.headlines.sink { [weak self] in self?.headlines = $0 })
+    }
+
+    /// Cancels and frees the subscription.
+    static func release() {
+        storage.pointee.cancel()
+        storage.deinitialize(count: 1)
+    }
+}

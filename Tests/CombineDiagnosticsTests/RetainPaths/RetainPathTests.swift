@@ -127,6 +127,33 @@ extension CombineAdapterTests {
             #expect(path.heldBy.last?.isSubscription == true)
             retainPathKeeper.removeAll()
         }
+
+        @Test func aSubscriptionKeptOutsideSwiftObjectsNamesNoHolder() throws {
+            // Held only by memory the app allocated itself: the scan finds the word but no
+            // object or global variable around it, so the path says the holder is unknown
+            // instead of inventing one.
+            let engine = retainPathEngine()
+            let feed = HeadlineFeed()
+            let outcome = instrumented(engine) { _ in
+                runTest(engine) {
+                    _ = UnsafelyKeptViewModel(feed: feed)
+                }
+            }
+            let finding = try #require(onlyFinding(outcome, .leakedSubscription))
+            expectDescription(finding, engine)
+            let path = try #require(finding.retainPath)
+            let text = path.textLines().joined(separator: "\n")
+            #expect(path.verdict == .notACycle, "\(text)")
+            #expect(path.cycle.isEmpty, "\(text)")
+            #expect(path.holder == nil, "\(text)")
+            #expect(path.heldBy.isEmpty, "\(text)")
+            #expect(path.holds.contains { $0.strength == .weak && $0.type.contains("UnsafelyKeptViewModel") }, "\(text)")
+            #expect(text.hasPrefix("not a retain cycle: nothing the subscription holds leads back to it"), "\(text)")
+            #expect(!text.contains("fix:"), "\(text)")
+            let described = engine.describe(finding)
+            #expect(described.contains("\n  not a retain cycle: nothing the subscription holds"), "\(described)")
+            UnsafelyKeptViewModel.release()
+        }
     }
 }
 

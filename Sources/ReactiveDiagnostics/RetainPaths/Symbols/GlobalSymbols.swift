@@ -47,10 +47,14 @@ final class GlobalSymbols: Sendable {
         return Self.variable(fromSymbol: symbol)
     }
 
-    /// `$s1g6keeperSayAA1MCGvp` → `g.keeper` of type `Swift.Array<g.M>`.
+    /// `$s1g6keeperSayAA1MCGvp` → `g.keeper` of type `Swift.Array<g.M>`; a static property's
+    /// name without the demangler's `static ` (`g.Scope.bag`).
     static func variable(fromSymbol symbol: String) -> Variable {
-        let demangled = Demangler.demangle(symbol)
-        guard let separator = demangled.range(of: " : ") else { return Variable(name: demangled, type: nil) }
+        var demangled = Substring(Demangler.demangle(symbol))
+        if demangled.hasPrefix("static ") {
+            demangled = demangled.dropFirst("static ".count)
+        }
+        guard let separator = demangled.range(of: " : ") else { return Variable(name: String(demangled), type: nil) }
         return Variable(
             name: String(demangled[..<separator.lowerBound]), type: String(demangled[separator.upperBound...]))
     }

@@ -85,6 +85,32 @@ extension RxIntegrationTests {
             refreshes.onCompleted()
         }
 
+        @Test func aSubscriptionInAStaticBagNamesTheStatic() throws {
+            // No `.diagnosed()`: found by the hooks, whose call-stack array (recycled between
+            // subscriptions) leads to the subscription's observer; the holder scan walks up
+            // from there to the static bag.
+            let engine = makeEngine(settle: .milliseconds(300))
+            let refreshes = PublishSubject<[String]>()
+            RxDiagnosticsHooks.install(engine: engine)
+            let outcome = runTest(engine) {
+                _ = AppScopedViewModel(refreshes: refreshes)
+            }
+            RxDiagnosticsHooks.uninstall()
+            let finding = try #require(expectFinding(
+                engine, outcome, .leakedSubscription, label: "subscribe(onNext:)", stackContains: "AppScopedViewModel.init"))
+            let path = try #require(finding.retainPath)
+            let text = path.textLines().joined(separator: "\n")
+            #expect(path.verdict == .notACycle, "\(text)")
+            #expect(path.cycle.isEmpty, "\(text)")
+            #expect(path.holder?.hasSuffix("AppLifetime.disposeBag") == true, "\(text)\n\(path.notes)")
+            #expect(path.heldBy.first?.type == "DisposeBag", "\(text)")
+            #expect(path.heldBy.last?.isSubscription == true, "\(text)\n\(path.heldBy)")
+            #expect(path.holds.contains { $0.type.contains("AppScopedViewModel") && $0.strength == .weak }, "\(text)")
+            #expect(text.contains("fix: cancel it, or remove it from disposeBag"), "\(text)")
+            #expect(engine.describe(finding).contains("not a retain cycle: the global variable"))
+            AppLifetime.disposeBag = DisposeBag()
+        }
+
         @Test func aViewModelOwningItsSubjectIsACycleThroughTheSubject() throws {
             // The subject holds its observers: the view model that owns it holds the
             // subscription through it too (the shortest cycle), whatever its bag does.

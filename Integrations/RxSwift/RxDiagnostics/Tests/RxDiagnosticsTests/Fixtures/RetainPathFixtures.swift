@@ -71,3 +71,22 @@ final class DiagnosedWeakSelfViewModel {
             .disposed(by: disposeBag)
     }
 }
+
+/// Subscriptions that last as long as the app: a static bag nobody empties.
+enum AppLifetime {
+    /// Never emptied.
+    nonisolated(unsafe) static var disposeBag = DisposeBag()
+}
+
+/// Disposes its subscription by the app-wide bag: no cycle (the closure holds the view model
+/// weakly), but the static bag keeps the subscription alive for good.
+final class AppScopedViewModel {
+    private(set) var headlines: [String] = []
+
+    init(refreshes: PublishSubject<[String]>) {
+        refreshes
+            .map { $0.sorted() }
+            .subscribe(onNext: { [weak self] in self?.headlines = $0 })
+            .disposed(by: AppLifetime.disposeBag)
+    }
+}
