@@ -86,13 +86,19 @@ extension RxIntegrationTests {
         }
 
         @Test func aSubscriptionInAStaticBagNamesTheStatic() throws {
-            // No `.diagnosed()`: found by the hooks, whose call-stack array (recycled between
-            // subscriptions) leads to the subscription's observer; the holder scan walks up
+            // No `.diagnosed()`: found by the hooks, whose call-stack array (a recycled one)
+            // leads to the subscription's observer; the holder scan walks up
             // from there to the static bag.
             let engine = makeEngine(settle: .milliseconds(300))
             let refreshes = PublishSubject<[String]>()
             RxDiagnosticsHooks.install(engine: engine)
             let outcome = runTest(engine) {
+                // Subscriptions that end, swept: their arrays go to the shard's pool, and the
+                // leaking subscription below is handed a recycled one.
+                for _ in 0..<8 {
+                    refreshes.subscribe(onNext: { _ in }).dispose()
+                }
+                #expect(engine.ledger.sweep() > 0)
                 _ = AppScopedViewModel(refreshes: refreshes)
             }
             RxDiagnosticsHooks.uninstall()
