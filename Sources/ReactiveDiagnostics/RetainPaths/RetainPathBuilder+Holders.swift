@@ -14,6 +14,12 @@ extension RetainPathBuilder {
         var below: [UInt: UInt] = [:]   // holder → the object it holds, on the way to the anchor
         var frontier = [anchor]
         var seen: Set<UInt> = [anchor]
+        var unnamed = 0
+        defer {
+            if unnamed > 0 {
+                path.notes.append("\(unnamed) reference(s) from image data no symbol names (a runtime's own tables) not taken as the holder")
+            }
+        }
         for _ in 0..<Self.holderLevels where !frontier.isEmpty {
             let holders = scan.holders(of: frontier)
             var next: [UInt] = []
@@ -21,8 +27,14 @@ extension RetainPathBuilder {
                 for holder in holders[held] ?? [] {
                     switch holder {
                     case .global(let address):
-                        path.holder = GlobalSymbols.shared.variable(at: address)?.name
-                            ?? "a global or static variable"
+                        let variable = GlobalSymbols.shared.variable(at: address)
+                        // A word the symbol table does not name, when it can be asked, is no
+                        // variable of the app's: a runtime's own tables (a sanitizer's).
+                        if variable == nil, SourceLineResolver.shared.symbolizerPath != nil {
+                            unnamed += 1
+                            continue
+                        }
+                        path.holder = variable?.name ?? "a global or static variable"
                         path.heldBy = chain(from: address, held: held, below: below, anchor: anchor, walker: walker)
                         return
                     case .object(let object):
@@ -33,6 +45,9 @@ extension RetainPathBuilder {
                 }
             }
             frontier = next
+        }
+        if scan.reservedBytesSkipped > 0 {
+            path.notes.append("\(scan.reservedBytesSkipped >> 30) GiB of reserved address space (a sanitizer's shadow memory?) was not scanned")
         }
         if scan.wasCut {
             path.notes.append("the search for what holds it stopped at the time limit")

@@ -119,9 +119,19 @@ extension CombineAdapterTests {
             #expect(path.holds.contains { $0.strength == .weak && $0.type.contains("GloballyKeptViewModel") },
                     "\(path.holds)")
             #expect(path.textLines().first?.hasPrefix("not a retain cycle") == true)
+            let text = path.textLines().joined(separator: "\n")
+            // Thread Sanitizer's allocator keeps no chunk headers: the scan then cannot read
+            // some closure contexts on the way up, and says it found no holder; it never
+            // names a wrong one.
+            if path.holder == nil, runsUnderThreadSanitizer {
+                #expect(path.heldBy.isEmpty, "\(text)")
+                #expect(text.hasPrefix("not a retain cycle: nothing the subscription holds leads back to it"), "\(text)")
+                retainPathKeeper.removeAll()
+                return
+            }
             // The holder outside, found by scanning memory: the global variable, then the
             // objects from it down to the subscription.
-            #expect(path.holder == "CombineDiagnosticsTests.retainPathKeeper", "\(path.textLines().joined(separator: "\n"))")
+            #expect(path.holder == "CombineDiagnosticsTests.retainPathKeeper", "\(text)\n\(path.notes)")
             #expect(path.heldBy.map(\.type).first == "Set<AnyCancellable>")
             #expect(path.heldBy.contains { $0.type == "AnyCancellable" })
             #expect(path.heldBy.last?.isSubscription == true)
@@ -183,3 +193,6 @@ func expectCycle(
     #expect(text.contains("captures `\(captures)` strongly"), "\(text)", sourceLocation: sourceLocation)
     #expect(text.contains("→ \(owner) (the same object)"), "\(text)", sourceLocation: sourceLocation)
 }
+
+/// Whether this process runs under Thread Sanitizer (its runtime is linked in).
+let runsUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil

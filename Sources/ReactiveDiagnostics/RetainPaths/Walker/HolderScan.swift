@@ -19,6 +19,8 @@ struct HolderScan {
     private(set) var bytesScanned = 0
     /// Whether the deadline cut the scan short.
     private(set) var wasCut = false
+    /// Bytes of address space left unscanned as reservations (see ``largestScannedRegion``).
+    private(set) var reservedBytesSkipped: UInt = 0
 
     init(walker: HeapWalker, deadline: ContinuousClock.Instant) {
         self.walker = walker
@@ -31,6 +33,10 @@ struct HolderScan {
     static let hitLimit = 512
     /// Bytes scanned per call into the scanner (the deadline is checked between them).
     static let slice = 1 << 24
+    /// The largest mapping scanned: a bigger one is a reservation, not data (a sanitizer's
+    /// shadow memory is several mappings of 5 to 20 TiB); asking the kernel which of its pages
+    /// are resident alone would take minutes.
+    static let largestScannedRegion: UInt = 64 << 30
 
     /// The holders of each of `targets`.
     mutating func holders(of targets: [UInt]) -> [UInt: [Holder]] {
@@ -38,7 +44,12 @@ struct HolderScan {
         let clock = ContinuousClock()
         var hits: [UInt] = []
         var buffer = [UInt](repeating: 0, count: Self.hitLimit)
+        reservedBytesSkipped = 0
         scan: for region in walker.regions.regions where Self.isScanned(region) {
+            guard region.end - region.start <= Self.largestScannedRegion else {
+                reservedBytesSkipped += region.end - region.start
+                continue
+            }
             var start = region.start
             while start < region.end {
                 guard clock.now < deadline else {

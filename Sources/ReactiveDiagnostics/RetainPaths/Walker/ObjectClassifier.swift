@@ -61,15 +61,27 @@ struct ObjectClassifier {
     /// Whether `metadata` looks like class metadata: a nominal class descriptor in an image,
     /// a plausible instance size, and a value witness table that can be read.
     func isClassMetadata(_ metadata: UInt) -> Bool {
-        guard let description = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
+        isClassMetadata(metadata, depth: 0)
+    }
+
+    /// The checks of ``isClassMetadata(_:)`` for `metadata` and every superclass above it (the
+    /// runtime's reflection walks that chain: a word that only looks like a class at its own
+    /// level must not send it there), with their field descriptors in an image.
+    private func isClassMetadata(_ metadata: UInt, depth: Int) -> Bool {
+        guard depth < 64, metadata >= 4096, metadata & 0x7 == 0,
+              let description = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
               description != 0, regions.isInImage(description),
               let flags = memory.uint32(at: description), flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.descriptorKindClass,
+              let fields = memory.uint32(at: description &+ UInt(RuntimeLayout.descriptorFields)),
+              fields == 0 || regions.isInImage(description &+ UInt(RuntimeLayout.descriptorFields) &+ UInt(bitPattern: Int(Int32(bitPattern: fields)))),
               let size = memory.uint32(at: metadata &+ UInt(RuntimeLayout.classInstanceSize)),
               size >= UInt32(RuntimeLayout.heapObjectSize), size < 1 << 20,
               let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
-              memory.word(at: witnesses) != nil
+              memory.word(at: witnesses) != nil,
+              let superclass = memory.word(at: metadata &+ UInt(RuntimeLayout.word))
         else { return false }
-        return true
+        guard superclass != 0 else { return true }
+        return memory.word(at: superclass) == 0 && isClassMetadata(superclass, depth: depth + 1)
     }
 
     /// Whether `metadata` looks like type metadata the runtime may be asked about: a known
