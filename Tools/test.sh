@@ -45,8 +45,8 @@ Integrations/RxSwift/test.sh
 step "soak: the test suites of OpenCombine and combine-schedulers with ReactiveDiagnostics switched on"
 # Every test that passes without the instrumentation must pass with it, and every finding must be
 # in Tools/Soak/triage.tsv (Docs/Reliability.md). Each run of a suite is bounded (SOAK_TIMEOUT, in
-# seconds); the whole step took 7 min 12 s on 2 cores with the generated packages built from
-# scratch (7 min 16 s within a full run on a busy machine). RxSwift's suite runs on demand.
+# seconds); the whole step took 7 to 9 minutes on 2 cores with the generated packages built
+# from scratch (Docs/Reliability.md). RxSwift's suite runs on demand.
 SOAK_TIMEOUT="${SOAK_TIMEOUT:-900}" timeout 3600 Tools/soak.sh --ci
 
 step "Thread Sanitizer: engine, adapters and test glue"
