@@ -29,6 +29,7 @@ struct Benchmarks: ParsableCommand {
         BenchmarkSuite("concurrency", run: ConcurrencyBenchmarks.run),
         BenchmarkSuite("report", run: ReportBenchmarks.run),
         BenchmarkSuite("suites", run: SuiteBenchmarks.run),
+        BenchmarkSuite("retainPaths", run: RetainPathBenchmarks.run),
     ]
 
     @Flag(help: "Fewer operations and 3 repetitions: a smoke run, not figures to quote.")

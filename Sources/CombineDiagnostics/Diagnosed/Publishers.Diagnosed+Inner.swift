@@ -37,10 +37,19 @@ extension Publishers.Diagnosed {
 
         /// Registers the subscription with `engine`: its allocation stack is the caller's (the
         /// subscribe call), captured now.
+        ///
+        /// If the subscription leaks, the retain cycle is looked for from the subscriber (a
+        /// `Sink`: its closures are the user's); a value-type subscriber names this stage.
         @inlinable
         init(downstream: Downstream, engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?) {
             self.downstream = downstream
-            super.init(recorder: engine, label: label, contract: contract, options: .combine)
+            let subscriberIsObject = Downstream.self is AnyObject.Type
+            super.init(
+                recorder: engine, label: label, contract: contract, options: .combine,
+                anchor: subscriberIsObject ? unsafeBitCast(downstream, to: AnyObject.self) : nil)
+            if !subscriberIsObject && engine.explainsRetainPaths {
+                setRetainPathAnchor(self)
+            }
         }
 
         // MARK: Subscriber (upstream side)

@@ -6,9 +6,25 @@ extension DiagnosticsEngine: DiagnosticsRecorder {
     public func register(
         _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?
     ) -> RecordedResource {
+        register(kind, label: label, stack: stack, test: test, anchor: nil)
+    }
+
+    /// The anchor goes to the ledger only while retain paths are explained
+    /// (``Configuration/explainsRetainPaths``).
+    public func register(
+        _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?, anchor: AnyObject?
+    ) -> RecordedResource {
         let stack = stack ?? captureAllocationStack()
         let test = test ?? currentTest()
-        return RecordedResource(token: ledger.register(kind: kind, label: label, stack: stack, test: test), stack: stack, test: test)
+        let anchor = anchor != nil && explainsRetainPaths ? anchor : nil
+        let token = ledger.register(kind: kind, label: label, stack: stack, test: test, anchor: anchor)
+        return RecordedResource(token: token, stack: stack, test: test)
+    }
+
+    /// Kept in the ledger (its address only) while retain paths are explained.
+    public func setRetainPathAnchor(_ object: AnyObject, for token: ResourceToken) {
+        guard explainsRetainPaths else { return }
+        ledger.setAnchor(token, object: object)
     }
 
     @discardableResult

@@ -49,6 +49,8 @@ public final class DiagnosticsEngine: Sendable {
     private let hotEnabled: Atomic<Bool>
     let hotStackDepth: Atomic<Int>
     private let hotEventStacks: Atomic<Bool>
+    /// ``Configuration/explainsRetainPaths``: whether anchors are worth storing.
+    private let hotRetainPaths: Atomic<Bool>
     /// Thread-hop probe settings and what is left of their budget.
     let hopProbes: HopProbeBudget
     let probes = LockedValue([SchedulerProbe]())
@@ -72,6 +74,7 @@ public final class DiagnosticsEngine: Sendable {
         hotEnabled = Atomic(configuration.isEnabled)
         hotStackDepth = Atomic(configuration.capturesAllocationStacks ? configuration.stackDepth : 0)
         hotEventStacks = Atomic(configuration.capturesEventStacks)
+        hotRetainPaths = Atomic(configuration.explainsRetainPaths)
         hopProbes = HopProbeBudget(configuration.threadHopProbe)
         findingStore = FindingStore(capacity: configuration.maximumFindings)
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
@@ -117,6 +120,7 @@ public final class DiagnosticsEngine: Sendable {
         hotEnabled.store(configuration.isEnabled, ordering: .relaxed)
         hotStackDepth.store(configuration.capturesAllocationStacks ? configuration.stackDepth : 0, ordering: .relaxed)
         hotEventStacks.store(configuration.capturesEventStacks, ordering: .relaxed)
+        hotRetainPaths.store(configuration.explainsRetainPaths, ordering: .relaxed)
         if previous.threadHopProbe != configuration.threadHopProbe {
             hopProbes.update(configuration.threadHopProbe)   // a new budget only for new settings
         }
@@ -140,6 +144,13 @@ public final class DiagnosticsEngine: Sendable {
     @inline(__always)
     public var isEnabled: Bool {
         hotEnabled.load(ordering: .relaxed)
+    }
+
+    /// Whether leaked resources get a retain path (``Configuration/explainsRetainPaths``):
+    /// adapters skip naming anchors when it is off.
+    @inline(__always)
+    public var explainsRetainPaths: Bool {
+        hotRetainPaths.load(ordering: .relaxed)
     }
 
     /// Seconds since the engine started.
@@ -184,13 +195,17 @@ public final class DiagnosticsEngine: Sendable {
     /// Adapters that learn of a subscription in two steps (a hook that sees the subscribe
     /// call first and the subscription later, possibly on another thread) pass the stack
     /// and test they captured at the first step; `nil` captures and resolves them now.
+    ///
+    /// - Parameter anchor: The object whose references explain the subscription's lifetime,
+    ///   when it exists already (its subscriber): if the subscription leaks, the engine looks for
+    ///   the retain cycle from there (see ``StreamMonitor/setRetainPathAnchor(_:)``).
     public func makeStreamMonitor(
         label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init(),
-        allocationStack: StackID? = nil, test: TestIdentity? = nil
+        allocationStack: StackID? = nil, test: TestIdentity? = nil, anchor: AnyObject? = nil
     ) -> StreamMonitor {
         StreamMonitor(
             recorder: self, label: label, contract: contract, options: options, allocationStack: allocationStack,
-            test: test)
+            test: test, anchor: anchor)
     }
 
     /// A probe for a diagnostic scheduler; its statistics appear in the report.

@@ -52,6 +52,18 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
     /// - Returns: The token to unregister it with, and the stack and test it was registered with.
     func register(_ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?) -> RecordedResource
 
+    /// Registers a resource coming alive now, with the object whose references explain its
+    /// lifetime (see ``setRetainPathAnchor(_:for:)``). By default the anchor is dropped and
+    /// ``register(_:label:stack:test:)`` answers.
+    func register(
+        _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?, anchor: AnyObject?
+    ) -> RecordedResource
+
+    /// Names the object whose references explain a live resource's lifetime (its subscriber,
+    /// or the stage that checks it): if the resource leaks, a retain cycle is looked for from
+    /// there. Only its address may be kept, never the object. By default nothing is kept.
+    func setRetainPathAnchor(_ object: AnyObject, for token: ResourceToken)
+
     /// Ends a resource; `false` when it had already ended.
     @discardableResult
     func unregister(_ token: ResourceToken) -> Bool
@@ -68,7 +80,7 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
     /// bookkeeping is done, never from inside it.
     func trap(_ finding: RecordedFinding)
 
-    // MARK: Streams (defaults: no stacks, no probes, nothing remembered)
+    // MARK: Streams (defaults: no stacks, no probes, no anchors, nothing remembered)
 
     /// Captures the current stack as an offending event's stack (when event stacks are on).
     func captureEventStack() -> StackID
@@ -86,6 +98,16 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
 }
 
 extension DiagnosticsRecorder {
+    /// The anchor is dropped.
+    public func register(
+        _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?, anchor: AnyObject?
+    ) -> RecordedResource {
+        register(kind, label: label, stack: stack, test: test)
+    }
+
+    /// Anchors are not kept.
+    public func setRetainPathAnchor(_ object: AnyObject, for token: ResourceToken) {}
+
     /// No event stacks.
     public func captureEventStack() -> StackID { .none }
 

@@ -109,22 +109,26 @@ open class StreamMonitor: @unchecked Sendable {
     private let serial: SerialDelivery
 
     /// Creates a monitor for one new subscription and registers it with `recorder` as live.
-    /// Adapters use ``DiagnosticsEngine/makeStreamMonitor(label:contract:options:allocationStack:test:)``.
+    /// Adapters use ``DiagnosticsEngine/makeStreamMonitor(label:contract:options:allocationStack:test:anchor:)``.
     ///
     /// - Parameters:
     ///   - allocationStack: Where the subscription was made; `nil` lets the recorder capture
     ///     the caller's stack now.
     ///   - test: The test it belongs to; `nil` asks the recorder for the current one.
+    ///   - anchor: The object whose references explain the subscription's lifetime, when it
+    ///     exists already (see ``setRetainPathAnchor(_:)``).
     public init(
         recorder: any DiagnosticsRecorder, label: DiagnosticLabel, contract: StreamContract? = nil,
-        options: Options = Options(), allocationStack: StackID? = nil, test: TestIdentity? = nil
+        options: Options = Options(), allocationStack: StackID? = nil, test: TestIdentity? = nil,
+        anchor: AnyObject? = nil
     ) {
         self.recorder = recorder
         self.label = label
         self.contract = contract
         self.options = options
         serial = SerialDelivery(probes: recorder.hopProbeBudget?.probesPerStream ?? 0)
-        let resource = recorder.register(options.resourceKind, label: label, stack: allocationStack, test: test)
+        let resource = recorder.register(
+            options.resourceKind, label: label, stack: allocationStack, test: test, anchor: anchor)
         self.allocationStack = resource.stack
         self.test = resource.test
         token = resource.token
@@ -145,6 +149,13 @@ open class StreamMonitor: @unchecked Sendable {
         if registered.exchange(false, ordering: .relaxed) {
             recorder.unregister(token)
         }
+    }
+
+    /// Names the object whose references explain this subscription's lifetime (its
+    /// subscriber, or the stage that checks it): if the subscription leaks, the engine walks
+    /// from it to find the retain cycle that keeps it alive. Only the address is kept.
+    public final func setRetainPathAnchor(_ object: AnyObject) {
+        recorder.setRetainPathAnchor(object, for: token)
     }
 
     /// The stream's state now.

@@ -83,6 +83,9 @@ struct LedgerShard: ~Copyable {
     /// Released held objects kept for reuse (``ResourceLedger/recycle(_:keeping:)``), one list
     /// per pool.
     var pools: [HeldPool] = []
+    /// Per slot, the address of the object that explains its resource's lifetime
+    /// (``ResourceLedger/setAnchor(_:object:)``); allocated with the first anchor.
+    var anchors = LedgerAnchors()
 
     init() {
         let table = UnsafeMutablePointer<UnsafeMutablePointer<LedgerSlot>?>.allocate(capacity: 4)
@@ -151,6 +154,9 @@ struct LedgerShard: ~Copyable {
             let state = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
             if state.phase == LedgerState.ended {
                 slot.pointee.state.store(state.with(phase: LedgerState.free).raw, ordering: .relaxed)
+                if !anchors.isEmpty {
+                    anchors.clear(index)
+                }
                 if freeCount == freeCapacity {
                     let bigger = UnsafeMutablePointer<UInt32>.allocate(capacity: freeCapacity * 2)
                     bigger.moveInitialize(from: free, count: freeCount)

@@ -91,13 +91,24 @@ public final class ResourceLedger: @unchecked Sendable {
 
     /// Registers a live resource.
     ///
+    /// - Parameter anchor: The object that explains the resource's lifetime, when it is known
+    ///   already (see ``setAnchor(_:object:)``): stored under the same lock. Without one,
+    ///   registering touches no anchor storage at all.
     /// - Returns: The token to unregister it with.
     /// - Complexity: O(1) amortized; one shard lock, rarely contended (the calling thread's).
-    public func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
+    public func register(
+        kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity, anchor: AnyObject? = nil
+    ) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
         let currentEpoch = epoch.load(ordering: .relaxed)
+        let anchorWord = anchor.map(Self.address(of:)) ?? 0
         return withShard(shardIndex) { shard in
-            Self.occupy(&shard, shard: shardIndex, kind: kind, label: label, stack: stack, test: test, epoch: currentEpoch)
+            let token = Self.occupy(
+                &shard, shard: shardIndex, kind: kind, label: label, stack: stack, test: test, epoch: currentEpoch)
+            if anchorWord != 0 {
+                shard.anchors.set(token.index, to: anchorWord)
+            }
+            return token
         }
     }
 
