@@ -34,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (Tools/docs.sh, the Swift Package Index). A
+        // command plugin: nothing of it is linked into any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Capture layer: raw return addresses through libunwind, symbols on demand.
@@ -128,6 +131,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Fails when a public symbol has no documentation comment (Tools/docs.sh runs it on the
+        // symbol graphs the documentation build extracted). Not a product.
+        .target(name: "DocCoverage", path: "Tools/DocCoverage/DocCoverage", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "doc-coverage",
+            dependencies: ["DocCoverage"],
+            path: "Tools/DocCoverage/Main",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         // Every Swift block of README.md and Docs/, compiled (not a product; nothing runs it).
@@ -205,6 +218,11 @@ let package = Package(
             dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "reactive-diag"],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DocCoverageTests",
+            dependencies: ["DocCoverage"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -39,6 +39,8 @@ public struct ReportError: Error, CustomStringConvertible, Sendable, Equatable {
         self.reason = reason
     }
 
+    /// One line naming the file and what is wrong with it, such as `report.json: not valid JSON
+    /// (truncated or corrupt?): …`; `reactive-diag` prints it and exits non-zero.
     public var description: String {
         let what: String
         switch reason {

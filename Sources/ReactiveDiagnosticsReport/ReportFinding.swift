@@ -82,6 +82,7 @@ public enum ReportSeverity: String, Codable, Sendable, Equatable, Comparable, Ca
         }
     }
 
+    /// Orders severities by weight: `info` < `warning` < `error`.
     public static func < (lhs: ReportSeverity, rhs: ReportSeverity) -> Bool {
         lhs.rank < rhs.rank
     }

@@ -17,7 +17,11 @@ public struct StackID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Whether this id refers to a captured stack.
     public var isCaptured: Bool { rawValue != 0 }
 
+    /// Orders ids by their raw value (``none`` first), which keeps report tables in a stable
+    /// order.
     public static func < (lhs: StackID, rhs: StackID) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// `stack#<id>` for a captured stack, `no stack` for ``none``: for debugging output; reports
+    /// show the stack's symbolized frames instead.
     public var description: String { isCaptured ? "stack#\(rawValue)" : "no stack" }
 }

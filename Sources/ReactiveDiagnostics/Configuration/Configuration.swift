@@ -151,5 +151,6 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
         self.message = message
     }
 
+    /// The message: which variable or value was wrong, and what is accepted.
     public var description: String { message }
 }

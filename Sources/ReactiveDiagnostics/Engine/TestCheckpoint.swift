@@ -1,4 +1,6 @@
-/// The state of the engine when a test started; hand it to ``DiagnosticsEngine/finishTest(_:options:)``.
+/// The state of the engine when a test started; hand it to
+/// ``DiagnosticsEngine/finishTest(_:options:)-6zcu0`` (from async code, to its async form
+/// ``DiagnosticsEngine/finishTest(_:options:)-7bxny``).
 public struct TestCheckpoint: Sendable, Hashable {
     /// The test.
     public let test: TestIdentity

@@ -18,8 +18,11 @@ public struct FindingKind: RawRepresentable, Hashable, Sendable, CustomStringCon
         self.rawValue = rawValue
     }
 
+    /// The kind's name, as reports, suppressions and `allowing:` lists spell it
+    /// (`leakedSubscription`).
     public var description: String { rawValue }
 
+    /// Orders kinds by name, so that reports and summaries list them in a stable order.
     public static func < (lhs: FindingKind, rhs: FindingKind) -> Bool { lhs.rawValue < rhs.rawValue }
 
     // MARK: Stream grammar: next* (completed | error)

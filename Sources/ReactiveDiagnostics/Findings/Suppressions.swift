@@ -30,6 +30,7 @@ public struct Suppressions: Sendable, Hashable {
             self.pattern = pattern
         }
 
+        /// The rule as a line of a suppressions file spells it: `type:pattern`.
         public var description: String { "\(type):\(pattern)" }
 
         /// Whether the rule's type covers `kind`.

@@ -11,6 +11,7 @@ public enum StreamDemand: Sendable, Hashable, CustomStringConvertible {
     /// No additional values.
     public static let none = StreamDemand.max(0)
 
+    /// `unlimited` or `max(<count>)`, as Combine prints a demand.
     public var description: String {
         switch self {
         case .unlimited: return "unlimited"

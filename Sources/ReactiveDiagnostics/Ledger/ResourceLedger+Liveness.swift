@@ -25,8 +25,11 @@ extension ResourceLedger {
     /// lives until that sweep: only for objects whose deinit does nothing of consequence, such
     /// as the storage of an array a framework's closure captures (the RxSwift hooks' case).
     ///
-    /// - Parameter pool: Where the object goes once released, if ``recycle(_:keeping:)`` asked
-    ///   to keep that pool's objects (else it is released at the sweep).
+    /// - Parameters:
+    ///   - token: The registered resource; an invalid token is ignored.
+    ///   - object: What the resource lives as long as: the ledger retains it.
+    ///   - pool: Where the object goes once released, if ``recycle(_:keeping:)`` asked
+    ///     to keep that pool's objects (else it is released at the sweep).
     public func hold(_ token: ResourceToken, object: AnyObject, pool: ObjectIdentifier? = nil) {
         guard token.isValid, token.shard < Self.shardCount else { return }
         let entry = HeldEntry(token: token, object: object, pool: pool)

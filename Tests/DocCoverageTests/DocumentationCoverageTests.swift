@@ -1,0 +1,95 @@
+import DocCoverage
+import Foundation
+import Testing
+
+/// The rules of `doc-coverage` on small symbol graphs written the way `swift-symbolgraph-extract`
+/// writes them (the real graphs are checked by `Tools/docs.sh`).
+@Suite("Documentation coverage")
+struct DocumentationCoverageTests {
+    @Test func aPublicSymbolWithoutCommentIsUndocumented() throws {
+        let coverage = try Self.coverage([
+            Self.symbol("Engine", kind: "swift.class", comment: "The engine."),
+            Self.symbol("Engine.start()", kind: "swift.method", comment: nil),
+        ])
+        #expect(coverage.entries.count == 2)
+        #expect(coverage.undocumented.map(\.path) == ["Engine.start()"])
+        #expect(coverage.undocumented.first?.file == "/src/Engine.swift")
+        #expect(coverage.undocumented.first?.line == 11)
+    }
+
+    @Test func aBlankCommentIsNoDocumentation() throws {
+        let coverage = try Self.coverage([Self.symbol("Engine", kind: "swift.class", comment: "  ")])
+        #expect(coverage.undocumented.map(\.path) == ["Engine"])
+    }
+
+    @Test func whatTheAuthorsDidNotWriteIsLeftOut() throws {
+        let coverage = try Self.coverage([
+            Self.symbol("Engine", kind: "swift.struct", comment: "The engine."),
+            // Equatable's `!=`, given to the type by a protocol extension of the standard library.
+            Self.symbol("Engine.!=(_:_:)", kind: "swift.func.op", comment: nil, usrSuffix: "::SYNTHESIZED::s:6Module6EngineV"),
+            // A synthesized `init(from:)`: the compiler wrote it, so it has no location.
+            Self.symbol("Engine.init(from:)", kind: "swift.init", comment: nil, hasLocation: false),
+            // An extension block: DocC shows the extended type's page, never the block's comment.
+            Self.symbol("Array", kind: "swift.extension", comment: nil),
+            // Not public API.
+            Self.symbol("Engine.ledger", kind: "swift.property", comment: nil, access: "internal"),
+        ])
+        #expect(coverage.entries.map(\.path) == ["Engine"])
+        #expect(coverage.undocumented.isEmpty)
+    }
+
+    @Test func aRequirementsCommentIsNotTheImplementationsOwn() throws {
+        let coverage = try Self.coverage([
+            Self.symbol("Engine", kind: "swift.struct", comment: "The engine."),
+            Self.symbol(
+                "Engine.description", kind: "swift.property", comment: "A textual representation of this instance.",
+                commentModule: "Swift", commentFile: nil),
+        ])
+        #expect(coverage.entries.map(\.status) == [.documented, .inherited])
+        #expect(coverage.undocumented.map(\.path) == ["Engine.description"])
+    }
+
+    @Test func anotherModulesGraphIsNotThisModules() throws {
+        let graph = try Self.graph(module: "Other", [Self.symbol("Thing", kind: "swift.struct", comment: nil)])
+        #expect(DocumentationCoverage(module: "Module", graphs: [graph]).entries.isEmpty)
+    }
+
+    // MARK: Writing symbol graphs
+
+    static func coverage(_ symbols: [[String: Any]]) throws -> DocumentationCoverage {
+        DocumentationCoverage(module: "Module", graphs: [try graph(module: "Module", symbols)])
+    }
+
+    static func graph(module: String, _ symbols: [[String: Any]]) throws -> SymbolGraph {
+        let object: [String: Any] = [
+            "metadata": ["formatVersion": ["major": 0, "minor": 6, "patch": 0]],
+            "module": ["name": module, "platform": [:] as [String: Any]],
+            "symbols": symbols,
+            "relationships": [] as [Any],
+        ]
+        return try JSONDecoder().decode(SymbolGraph.self, from: JSONSerialization.data(withJSONObject: object))
+    }
+
+    static func symbol(
+        _ path: String, kind: String, comment: String?, access: String = "public", usrSuffix: String = "",
+        hasLocation: Bool = true, commentModule: String? = "Module", commentFile: String? = "file:///src/Engine.swift"
+    ) -> [String: Any] {
+        var symbol: [String: Any] = [
+            "kind": ["identifier": kind, "displayName": kind],
+            "identifier": ["precise": "s:6Module\(path.count)\(path)" + usrSuffix, "interfaceLanguage": "swift"],
+            "pathComponents": path.split(separator: ".").map(String.init),
+            "names": ["title": path],
+            "accessLevel": access,
+        ]
+        if hasLocation {
+            symbol["location"] = ["uri": "file:///src/Engine.swift", "position": ["line": 10, "character": 4]]
+        }
+        if let comment {
+            var docComment: [String: Any] = ["lines": [["text": comment]]]
+            if let commentModule { docComment["module"] = commentModule }
+            if let commentFile { docComment["uri"] = commentFile }
+            symbol["docComment"] = docComment
+        }
+        return symbol
+    }
+}
