@@ -93,3 +93,34 @@ struct DocumentationCoverageTests {
         return symbol
     }
 }
+
+/// The landing-page check of `doc-coverage topics`.
+@Suite("Landing page topics")
+struct LandingPageTopicsTests {
+    @Test func groupsDocCAddedItselfAreAutomatic() {
+        let topics = LandingPageTopics(module: "Module", groups: [
+            .init(title: "Essentials", identifiers: ["doc://Module/documentation/Module/Engine"], generated: nil),
+            .init(title: "Structures", identifiers: ["doc://Module/documentation/Module/Ledger"], generated: true),
+        ])
+        #expect(topics.automatic.map(\.title) == ["Structures"])
+    }
+
+    @Test func readsTheLandingPageOfAnArchive() throws {
+        let archive = FileManager.default.temporaryDirectory
+            .appendingPathComponent("doc-coverage-\(UUID().uuidString)/Module.doccarchive")
+        let pages = archive.appendingPathComponent("data/documentation")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: archive.deletingLastPathComponent()) }
+        let page = """
+            {"topicSections": [
+              {"title": "Essentials", "identifiers": ["doc://Module/documentation/Module/Engine"], "anchor": "Essentials"},
+              {"title": "Extended Modules", "identifiers": ["doc://Module/documentation/Module/Swift"], "generated": true}
+            ], "kind": "symbol"}
+            """
+        try Data(page.utf8).write(to: pages.appendingPathComponent("module.json"))
+        let topics = try LandingPageTopics(archive: archive)
+        #expect(topics.module == "Module")
+        #expect(topics.groups.count == 2)
+        #expect(topics.automatic.map(\.title) == ["Extended Modules"])
+    }
+}
