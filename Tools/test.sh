@@ -5,6 +5,9 @@
 #   2. runs every test target (the demo suite included: it builds Examples/Demo);
 #   3. builds and tests the RxSwift integration when RxSwift can be resolved (else one line says
 #      it was skipped and why);
+#   3b. builds the DocC documentation of every public module with warnings as errors, and fails
+#      on a public symbol without a /// comment or a landing page that leaves a symbol unplaced
+#      (Tools/docs.sh);
 #   4. runs the engine's and adapters' tests under Thread Sanitizer;
 #   5. fuzzes the report readers for a bounded time.
 #
@@ -37,6 +40,9 @@ REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 swift_test_with_failure_summary --skip-build
 
 step "RxSwift integration"
 Integrations/RxSwift/test.sh
+
+step "DocC documentation: every public module, warnings are errors; doc comments; topics"
+Tools/docs.sh
 
 step "Thread Sanitizer: engine, adapters and test glue"
 mkdir -p .build-tsan

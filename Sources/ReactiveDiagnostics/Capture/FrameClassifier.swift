@@ -1,7 +1,7 @@
 import Foundation
 import ReactiveDiagnosticsReport
 
-/// Decides whose code a frame is (``FrameCategory``) from its demangled name and image.
+/// Decides whose code a frame is (`FrameCategory`) from its demangled name and image.
 ///
 /// Swift packages link statically, so the library, the frameworks and the user's code
 /// usually share one image: the module has to be read from the symbol. Adapters and users
