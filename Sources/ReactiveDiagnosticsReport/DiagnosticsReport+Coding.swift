@@ -230,6 +230,11 @@ extension DiagnosticsReport {
 ///
 /// Formatting and parsing work on whole milliseconds, so a date survives any number of
 /// write/read cycles unchanged.
+///
+/// ```swift
+/// let stamp = ReportDates.format(Date())            // "2026-11-25T04:07:21.123Z"
+/// let date = ReportDates.parse(stamp)              // the same instant, to the millisecond
+/// ```
 public enum ReportDates {
     /// Formats a date as `2026-11-21T10:15:30.123Z` (UTC, rounded to the millisecond).
     public static func format(_ date: Date) -> String {

@@ -60,6 +60,11 @@ public struct DiagnosticsReport: Codable, Sendable, Equatable {
 }
 
 /// The program that wrote a report.
+///
+/// ```swift
+/// let report = try DiagnosticsReport.load(from: URL(fileURLWithPath: "report.json"))
+/// print("\(report.tool.name) \(report.tool.version)")   // ReactiveDiagnostics 0.1.0
+/// ```
 public struct ToolInfo: Codable, Sendable, Equatable {
     /// The library's name, `ReactiveDiagnostics`.
     public var name: String
@@ -74,6 +79,10 @@ public struct ToolInfo: Codable, Sendable, Equatable {
 }
 
 /// Constants of the report format.
+///
+/// ```swift
+/// let tool = ToolInfo(version: ReportFormat.libraryVersion)
+/// ```
 public enum ReportFormat {
     /// The version of ReactiveDiagnostics that writes reports.
     public static let libraryVersion = "0.1.0"

@@ -70,6 +70,11 @@ public enum JournalEntry: Sendable, Equatable {
 }
 
 /// Facts added to a finding after it was recorded.
+///
+/// ```swift
+/// // A journal line saying finding 7 has a second stack now (stack 12).
+/// let line = JournalEntry.update(FindingUpdate(id: 7, relatedStack: 12)).jsonLine()
+/// ```
 public struct FindingUpdate: Sendable, Equatable {
     /// The finding's id.
     public var id: Int

@@ -1,6 +1,13 @@
 import Foundation
 
 /// One finding as stored in a report.
+///
+/// ```swift
+/// let report = try DiagnosticsReport.load(from: URL(fileURLWithPath: "report.json"))
+/// for finding in report.findings where finding.suppressedBy == nil && finding.severity == .error {
+///     print(finding.kind, finding.label ?? "-", finding.test ?? "-", finding.fingerprint)
+/// }
+/// ```
 public struct ReportFinding: Codable, Sendable, Equatable {
     /// Unique within the report, in the order the findings were made.
     public var id: Int
@@ -66,6 +73,10 @@ public struct ReportFinding: Codable, Sendable, Equatable {
 }
 
 /// The severity of a finding.
+///
+/// ```swift
+/// let serious = report.findings.filter { $0.severity >= .warning }
+/// ```
 public enum ReportSeverity: String, Codable, Sendable, Equatable, Comparable, CaseIterable {
     /// Informational: legal behaviour worth knowing (values still in flight after cancel).
     case info
@@ -89,6 +100,12 @@ public enum ReportSeverity: String, Codable, Sendable, Equatable, Comparable, Ca
 }
 
 /// A thread as recorded with a finding.
+///
+/// ```swift
+/// if let thread = finding.thread, !thread.isMainQueue {
+///     print("delivered on thread \(thread.id) \(thread.name ?? "")")
+/// }
+/// ```
 public struct ReportThread: Codable, Sendable, Equatable {
     /// The kernel thread id.
     public var id: UInt64

@@ -8,13 +8,23 @@ import Testing
 struct DocumentationCoverageTests {
     @Test func aPublicSymbolWithoutCommentIsUndocumented() throws {
         let coverage = try Self.coverage([
-            Self.symbol("Engine", kind: "swift.class", comment: "The engine."),
+            Self.symbol("Engine", kind: "swift.class", comment: Self.engineComment),
             Self.symbol("Engine.start()", kind: "swift.method", comment: nil),
         ])
         #expect(coverage.entries.count == 2)
         #expect(coverage.undocumented.map(\.path) == ["Engine.start()"])
         #expect(coverage.undocumented.first?.file == "/src/Engine.swift")
         #expect(coverage.undocumented.first?.line == 11)
+    }
+
+    @Test func aTopLevelTypeShowsAnExample() throws {
+        let coverage = try Self.coverage([
+            Self.symbol("Engine", kind: "swift.class", comment: "The engine."),
+            Self.symbol("Ledger", kind: "swift.struct", comment: "The ledger.\n```swift\nlet ledger = Ledger()\n```"),
+            Self.symbol("Ledger.Entry", kind: "swift.struct", comment: "An entry (a nested type: no example needed)."),
+        ])
+        #expect(coverage.undocumented.map(\.path) == ["Engine"])
+        #expect(coverage.undocumented.first?.status == .withoutExample)
     }
 
     @Test func aBlankCommentIsNoDocumentation() throws {
@@ -24,7 +34,7 @@ struct DocumentationCoverageTests {
 
     @Test func whatTheAuthorsDidNotWriteIsLeftOut() throws {
         let coverage = try Self.coverage([
-            Self.symbol("Engine", kind: "swift.struct", comment: "The engine."),
+            Self.symbol("Engine", kind: "swift.struct", comment: Self.engineComment),
             // Equatable's `!=`, given to the type by a protocol extension of the standard library.
             Self.symbol("Engine.!=(_:_:)", kind: "swift.func.op", comment: nil, usrSuffix: "::SYNTHESIZED::s:6Module6EngineV"),
             // A synthesized `init(from:)`: the compiler wrote it, so it has no location.
@@ -40,7 +50,7 @@ struct DocumentationCoverageTests {
 
     @Test func aRequirementsCommentIsNotTheImplementationsOwn() throws {
         let coverage = try Self.coverage([
-            Self.symbol("Engine", kind: "swift.struct", comment: "The engine."),
+            Self.symbol("Engine", kind: "swift.struct", comment: Self.engineComment),
             Self.symbol(
                 "Engine.description", kind: "swift.property", comment: "A textual representation of this instance.",
                 commentModule: "Swift", commentFile: nil),
@@ -49,12 +59,26 @@ struct DocumentationCoverageTests {
         #expect(coverage.undocumented.map(\.path) == ["Engine.description"])
     }
 
+    @Test func aDefaultImplementationDoesNotBorrowItsRequirementsComment() throws {
+        // The requirement's comment, on line 2 of the same file, copied onto the default
+        // implementation declared on line 11.
+        let coverage = try Self.coverage([
+            Self.symbol("Observer.didUpdate(_:)", kind: "swift.method", comment: "A finding was updated.", commentLine: 1),
+            Self.symbol("Observer.didRecord(_:)", kind: "swift.method", comment: "A finding was recorded.", commentLine: 9),
+        ])
+        #expect(coverage.undocumented.map(\.path) == ["Observer.didUpdate(_:)"])
+        #expect(coverage.undocumented.first?.status == .inherited)
+    }
+
     @Test func anotherModulesGraphIsNotThisModules() throws {
         let graph = try Self.graph(module: "Other", [Self.symbol("Thing", kind: "swift.struct", comment: nil)])
         #expect(DocumentationCoverage(module: "Module", graphs: [graph]).entries.isEmpty)
     }
 
     // MARK: Writing symbol graphs
+
+    /// A top-level type's comment with its example.
+    static let engineComment = "The engine.\n```swift\nlet engine = Engine()\n```"
 
     static func coverage(_ symbols: [[String: Any]]) throws -> DocumentationCoverage {
         DocumentationCoverage(module: "Module", graphs: [try graph(module: "Module", symbols)])
@@ -72,7 +96,8 @@ struct DocumentationCoverageTests {
 
     static func symbol(
         _ path: String, kind: String, comment: String?, access: String = "public", usrSuffix: String = "",
-        hasLocation: Bool = true, commentModule: String? = "Module", commentFile: String? = "file:///src/Engine.swift"
+        hasLocation: Bool = true, commentModule: String? = "Module", commentFile: String? = "file:///src/Engine.swift",
+        commentLine: Int = 9
     ) -> [String: Any] {
         var symbol: [String: Any] = [
             "kind": ["identifier": kind, "displayName": kind],
@@ -85,7 +110,12 @@ struct DocumentationCoverageTests {
             symbol["location"] = ["uri": "file:///src/Engine.swift", "position": ["line": 10, "character": 4]]
         }
         if let comment {
-            var docComment: [String: Any] = ["lines": [["text": comment]]]
+            // The comment's last line sits on `commentLine` (zero-based).
+            let texts = comment.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = texts.enumerated().map { index, text -> [String: Any] in
+                ["text": String(text), "range": ["start": ["line": commentLine - (texts.count - 1) + index, "character": 8]]]
+            }
+            var docComment: [String: Any] = ["lines": lines]
             if let commentModule { docComment["module"] = commentModule }
             if let commentFile { docComment["uri"] = commentFile }
             symbol["docComment"] = docComment

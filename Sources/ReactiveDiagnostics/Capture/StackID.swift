@@ -2,6 +2,13 @@
 ///
 /// Ids are cheap to copy and compare; the addresses behind one are read with
 /// ``StackInterner/addresses(of:)`` and symbolized with ``DiagnosticsEngine/symbolize(_:)``.
+///
+/// ```swift
+/// let stack = engine.captureAllocationStack()        // raw addresses, interned: cheap
+/// if stack.isCaptured {
+///     print(engine.symbolize(stack).userFrames.map(\.displayName))   // symbolized only when shown
+/// }
+/// ```
 public struct StackID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The raw id; 0 means "no stack".
     public let rawValue: UInt32

@@ -142,6 +142,15 @@ public struct Configuration: Sendable {
 }
 
 /// A configuration value that is not understood. Its message names the setting.
+///
+/// ```swift
+/// var policies = PolicyTable()
+/// do {
+///     try policies.apply("leakedSubscription=explode")
+/// } catch {
+///     print(error)   // names the setting and what it accepts
+/// }
+/// ```
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong, naming the variable, file or entry.
     public var message: String

@@ -2,6 +2,11 @@
 ///
 /// Adapters translate their framework's demand (Combine's `Subscribers.Demand`) into this;
 /// frameworks without back-pressure (RxSwift) use ``StreamMonitor/Options/tracksDemand`` `false`.
+///
+/// ```swift
+/// monitor.requested(.max(1))        // the subscriber asks for one value
+/// monitor.requested(.unlimited)     // then for all of them
+/// ```
 public enum StreamDemand: Sendable, Hashable, CustomStringConvertible {
     /// No limit.
     case unlimited

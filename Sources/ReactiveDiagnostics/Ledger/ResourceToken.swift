@@ -2,6 +2,12 @@
 ///
 /// A token remembers its slot's generation, so unregistering twice (or with a token whose
 /// slot was reused) is detected and ignored instead of corrupting the counts.
+///
+/// ```swift
+/// let token = engine.track(.observer, label: "keyboard")   // live from here, with this stack
+/// // …
+/// engine.untrack(token)                                   // ended: no leak
+/// ```
 public struct ResourceToken: Hashable, Sendable {
     /// Packed generation (16 bits), slot index (40 bits) and shard (8 bits).
     public let rawValue: UInt64
@@ -26,6 +32,12 @@ public struct ResourceToken: Hashable, Sendable {
 }
 
 /// One live resource, as returned by ledger queries.
+///
+/// ```swift
+/// for resource in engine.liveResources(of: checkpoint) {
+///     print(resource.kind, resource.label, engine.symbolize(resource.stack).userFrames.first?.displayName ?? "?")
+/// }
+/// ```
 public struct LiveResource: Sendable, Hashable {
     /// Its token.
     public var token: ResourceToken

@@ -157,6 +157,16 @@ public final class SchedulerProbe: Sendable {
 }
 
 /// One scheduled action, as tracked by a ``SchedulerProbe``.
+///
+/// ```swift
+/// let action = probe.willSchedule(repeating: true)   // a live timer from here
+/// timer.onFire = {
+///     let run = probe.willRun(action)
+///     tick()
+///     probe.didRun(action, run)
+/// }
+/// timer.onCancel = { probe.didCancel(action) }      // ended: no uncancelledTimer
+/// ```
 public final class ScheduledAction: Sendable {
     /// The probe that tracks it.
     public let probe: SchedulerProbe
@@ -204,6 +214,12 @@ public final class ScheduledAction: Sendable {
 }
 
 /// What ``SchedulerProbe/willRun(_:)`` hands to ``SchedulerProbe/didRun(_:_:)``.
+///
+/// ```swift
+/// let run = probe.willRun(action)   // started: latency measured, thread checked
+/// work()
+/// probe.didRun(action, run)         // ended: duration measured, long action checked
+/// ```
 public struct ActionRun: Sendable {
     let startedAt: UInt64
     let previousTest: UInt32

@@ -11,7 +11,8 @@ import Foundation
 /// DocC never shows). A symbol written in the sources must have its own `///` comment: the comment
 /// of the protocol requirement it implements, which the symbol graph copies onto it (a hand-written
 /// `description` gets "A textual representation of this instance."), says nothing of this type's
-/// behaviour, so it does not count.
+/// behaviour, so it does not count. A top-level type's comment must also show it in use, in a
+/// ```` ```swift ```` block.
 ///
 /// ```swift
 /// let graphs = try SymbolGraph.loadAll(in: URL(fileURLWithPath: ".build/x86_64-unknown-linux-gnu/extracted-symbols/x/ReactiveDiagnostics"))
@@ -27,7 +28,12 @@ public struct DocumentationCoverage: Sendable {
         case inherited
         /// Not at all.
         case undocumented
+        /// A top-level type whose own comment has no ```` ```swift ```` example.
+        case withoutExample
     }
+
+    /// The kinds of top-level declarations that need an example.
+    static let typeKinds: Set<String> = ["swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.actor"]
 
     /// One public symbol written in the module's sources.
     public struct Entry: Sendable, Equatable {
@@ -48,7 +54,8 @@ public struct DocumentationCoverage: Sendable {
     /// Every public symbol written in the module's sources, sorted by file and line.
     public var entries: [Entry]
 
-    /// The symbols without a documentation comment of their own.
+    /// The symbols without a documentation comment of their own, and the top-level types
+    /// without an example.
     public var undocumented: [Entry] { entries.filter { $0.status != .documented } }
 
     /// Classifies every symbol of `graphs` (the module's own graph and its extension graphs).
@@ -79,8 +86,10 @@ public struct DocumentationCoverage: Sendable {
             && symbol.location != nil
     }
 
-    /// Own comment: written in the declaration's file, by this module. A comment from elsewhere
-    /// is the implemented requirement's, copied by the extractor.
+    /// Own comment: written by this module, in the declaration's file, ending just above the
+    /// declaration (attributes may sit between). A comment from elsewhere, even from the same
+    /// file (a protocol extension's default implementation), is the implemented requirement's,
+    /// copied by the extractor.
     static func status(
         of symbol: SymbolGraph.Symbol, at location: SymbolGraph.Symbol.Location, in module: String
     ) -> Status {
@@ -89,8 +98,22 @@ public struct DocumentationCoverage: Sendable {
         else { return .undocumented }
         let ownModule = comment.module == nil || comment.module == module
         let ownFile = comment.uri == nil || comment.uri == location.uri
-        return ownModule && ownFile ? .documented : .inherited
+        var endsAboveDeclaration = true
+        if let last = comment.lines.last?.range?.start.line {
+            endsAboveDeclaration = last < location.position.line
+                && location.position.line - last <= maximumAttributeLines + 1
+        }
+        guard ownModule && ownFile && endsAboveDeclaration else { return .inherited }
+        if symbol.pathComponents.count == 1 && typeKinds.contains(symbol.kind.identifier)
+            && !comment.lines.contains(where: { $0.text.trimmingCharacters(in: .whitespaces).hasPrefix("```swift") }) {
+            return .withoutExample
+        }
+        return .documented
     }
+
+    /// How many lines of attributes (`@inlinable`, `@available(…)`) may separate a comment from
+    /// its declaration.
+    static let maximumAttributeLines = 6
 }
 
 extension SymbolGraph {

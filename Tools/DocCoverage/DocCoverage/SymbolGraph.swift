@@ -62,6 +62,20 @@ public struct SymbolGraph: Decodable, Sendable {
             public struct Line: Decodable, Sendable {
                 /// The text after `///`.
                 public var text: String
+                /// Where the text is (zero-based lines), when the extractor knows it.
+                public var range: Range?
+
+                /// `range` of a comment line.
+                public struct Range: Decodable, Sendable {
+                    /// Where the text starts.
+                    public var start: Position
+                }
+
+                /// A zero-based position in a file.
+                public struct Position: Decodable, Sendable {
+                    /// The zero-based line.
+                    public var line: Int
+                }
             }
         }
 

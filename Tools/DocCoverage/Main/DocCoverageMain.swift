@@ -10,7 +10,7 @@ import Foundation
 ///                                                      every top-level symbol in its topics
 ///
 /// `symbols` prints one `file:line: error:` line per public symbol without its own `///` comment
-/// and one summary line per module. `topics` names every group DocC had to add to a landing page
+/// (or top-level type without a ```` ```swift ```` example) and one summary line per module. `topics` names every group DocC had to add to a landing page
 /// (such as "Structures") and the symbols in it.
 @main
 enum DocCoverageMain {
@@ -53,12 +53,17 @@ enum DocCoverageMain {
             }
             for entry in coverage.undocumented {
                 let kind = entry.kind.replacingOccurrences(of: "swift.", with: "")
-                let inheritedOnly = entry.status == .inherited ? " (only its protocol requirement's is inherited)" : ""
-                printError(
-                    "\(relative(entry.file) ?? module):\(entry.line ?? 0): error: public \(kind) '\(entry.path)' has no "
-                        + "documentation comment (///) of its own\(inheritedOnly)")
+                let problem = switch entry.status {
+                case .withoutExample: "has no ```swift example in its documentation comment"
+                case .inherited: "has no documentation comment (///) of its own (only its protocol requirement's is inherited)"
+                default: "has no documentation comment (///)"
+                }
+                printError("\(relative(entry.file) ?? module):\(entry.line ?? 0): error: public \(kind) '\(entry.path)' \(problem)")
             }
-            printError("\(module): \(coverage.entries.count) public symbols, \(coverage.undocumented.count) undocumented")
+            let withoutExample = coverage.entries.filter { $0.status == .withoutExample }.count
+            printError(
+                "\(module): \(coverage.entries.count) public symbols, \(coverage.undocumented.count - withoutExample) "
+                    + "undocumented, \(withoutExample) top-level types without an example")
             passed = passed && coverage.undocumented.isEmpty
         }
         return passed
