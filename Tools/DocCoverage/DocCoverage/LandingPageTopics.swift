@@ -18,6 +18,13 @@ public struct LandingPageTopics: Sendable {
         public var identifiers: [String]
         /// Whether DocC made it (for symbols no curated group lists).
         public var generated: Bool?
+
+        /// Describes a group.
+        public init(title: String?, identifiers: [String], generated: Bool?) {
+            self.title = title
+            self.identifiers = identifiers
+            self.generated = generated
+        }
     }
 
     /// The module, from the archive's name.
