@@ -1,4 +1,11 @@
 /// Totals and live resources of a ledger at one moment.
+///
+/// ```swift
+/// let statistics = engine.ledger.statistics()
+/// for site in statistics.sites.prefix(3) {
+///     print("\(site.count) × \(site.kind) '\(site.label)'", engine.describeStack(site.stack, limit: 4))
+/// }
+/// ```
 public struct LedgerStatistics: Sendable, Hashable {
     /// Per kind: registered, peak and live counts.
     public struct KindStatistics: Sendable, Hashable {
@@ -41,10 +48,12 @@ public struct LedgerStatistics: Sendable, Hashable {
             .map { (label: $0.key, count: $0.value) }
     }
 
+    /// Equal when the kinds' counts and the live sites are (``liveByLabel`` follows from them).
     public static func == (lhs: LedgerStatistics, rhs: LedgerStatistics) -> Bool {
         lhs.kinds == rhs.kinds && lhs.sites == rhs.sites
     }
 
+    /// Hashes the kinds' counts and the live sites, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kinds)
         hasher.combine(sites)

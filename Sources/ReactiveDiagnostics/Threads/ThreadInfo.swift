@@ -8,6 +8,12 @@ import Darwin
 #endif
 
 /// A thread as recorded in findings: kernel id, name and whether it was the main queue.
+///
+/// ```swift
+/// DispatchQueue.global().async {
+///     print(ThreadInfo.current)   // thread 8812 (background)
+/// }
+/// ```
 public struct ThreadInfo: Sendable, Hashable, CustomStringConvertible {
     /// The kernel's thread id (what gdb and `ps -L` show).
     public var id: UInt64
@@ -35,6 +41,8 @@ public struct ThreadInfo: Sendable, Hashable, CustomStringConvertible {
         return ThreadInfo(id: rdiag_thread_id(), name: name, isMainQueue: MainQueue.isCurrent)
     }
 
+    /// `thread <id> '<name>' (main queue)` or `(background)`, as findings print the thread an
+    /// event came from.
     public var description: String {
         let place = isMainQueue ? "main queue" : "background"
         if let name {
