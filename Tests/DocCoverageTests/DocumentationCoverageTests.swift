@@ -70,6 +70,18 @@ struct DocumentationCoverageTests {
         #expect(coverage.undocumented.first?.status == .inherited)
     }
 
+    @Test func aCommentBelongsToTheFirstDeclarationAfterIt() throws {
+        // The requirement (line 11) and, close below it, its default implementation (line 13),
+        // which the extractor gave the requirement's comment (line 10).
+        var requirement = Self.symbol("Observer.didUpdate(_:)", kind: "swift.method", comment: "A finding was updated.")
+        requirement["identifier"] = ["precise": "requirement", "interfaceLanguage": "swift"]
+        var implementation = Self.symbol("Observer.didUpdate(_:)", kind: "swift.method", comment: "A finding was updated.")
+        implementation["location"] = ["uri": "file:///src/Engine.swift", "position": ["line": 12, "character": 4]]
+        let coverage = try Self.coverage([requirement, implementation])
+        #expect(coverage.entries.map(\.line) == [11, 13])
+        #expect(coverage.entries.map(\.status) == [.documented, .inherited])
+    }
+
     @Test func anotherModulesGraphIsNotThisModules() throws {
         let graph = try Self.graph(module: "Other", [Self.symbol("Thing", kind: "swift.struct", comment: nil)])
         #expect(DocumentationCoverage(module: "Module", graphs: [graph]).entries.isEmpty)

@@ -19,6 +19,7 @@ public protocol FindingObserver: AnyObject, Sendable {
 }
 
 extension FindingObserver {
+    /// Does nothing: an observer that only counts or forwards new findings need not implement it.
     public func didUpdate(_ finding: Finding) {}
 }
 

@@ -61,20 +61,50 @@ public struct DocumentationCoverage: Sendable {
     /// Classifies every symbol of `graphs` (the module's own graph and its extension graphs).
     public init(module: String, graphs: [SymbolGraph]) {
         self.module = module
+        let symbols = graphs.filter { $0.module.name == module }.flatMap(\.symbols)
+        let owners = Self.commentOwners(symbols)
         var seen: Set<String> = []
         var entries: [Entry] = []
-        for graph in graphs where graph.module.name == module {
-            for symbol in graph.symbols where seen.insert(symbol.identifier.precise).inserted {
-                guard let location = symbol.location, Self.isWrittenPublicAPI(symbol) else { continue }
-                entries.append(Entry(
-                    path: symbol.pathComponents.joined(separator: "."),
-                    kind: symbol.kind.identifier,
-                    file: URL(string: location.uri)?.path ?? location.uri,
-                    line: location.position.line + 1,
-                    status: Self.status(of: symbol, at: location, in: module)))
+        for symbol in symbols where seen.insert(symbol.identifier.precise).inserted {
+            guard let location = symbol.location, Self.isWrittenPublicAPI(symbol) else { continue }
+            var status = Self.status(of: symbol, at: location, in: module)
+            if status != .undocumented, status != .inherited, let key = Self.commentKey(symbol),
+               owners[key] != location.position.line {
+                status = .inherited   // a copy of a comment that sits above another declaration
             }
+            entries.append(Entry(
+                path: symbol.pathComponents.joined(separator: "."),
+                kind: symbol.kind.identifier,
+                file: URL(string: location.uri)?.path ?? location.uri,
+                line: location.position.line + 1,
+                status: status))
         }
         self.entries = entries.sorted { ($0.file ?? "", $0.line ?? 0, $0.path) < ($1.file ?? "", $1.line ?? 0, $1.path) }
+    }
+
+    /// Where a comment is: its file and its last line.
+    struct CommentKey: Hashable {
+        var uri: String
+        var lastLine: Int
+    }
+
+    static func commentKey(_ symbol: SymbolGraph.Symbol) -> CommentKey? {
+        guard let comment = symbol.docComment, let last = comment.lines.last?.range?.start.line else { return nil }
+        return CommentKey(uri: comment.uri ?? symbol.location?.uri ?? "", lastLine: last)
+    }
+
+    /// The declaration each comment belongs to: of the symbols carrying the same comment (the
+    /// extractor copies a requirement's comment onto the default implementations and
+    /// conformances that have none), the one declared first after it in its file.
+    static func commentOwners(_ symbols: [SymbolGraph.Symbol]) -> [CommentKey: Int] {
+        var owners: [CommentKey: Int] = [:]
+        for symbol in symbols {
+            guard let key = commentKey(symbol), let location = symbol.location, location.uri == key.uri,
+                  location.position.line > key.lastLine
+            else { continue }
+            owners[key] = min(owners[key] ?? .max, location.position.line)
+        }
+        return owners
     }
 
     /// Whether `symbol` is public API its module's authors wrote (not a member a protocol
