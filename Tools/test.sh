@@ -9,14 +9,16 @@
 #      on a public symbol without a /// comment or a landing page that leaves a symbol unplaced
 #      (Tools/docs.sh);
 #   4. runs the engine's and adapters' tests under Thread Sanitizer;
-#   5. fuzzes the report readers for a bounded time.
+#   5. fuzzes the report readers for a bounded time;
+#   6. walks closures capturing every kind of value with the retain-path walker in a release
+#      build (optimization changes closure layouts), then random values, for a bounded time.
 #
 #   Tools/test.sh                 everything
 #   Tools/test.sh --quick         steps 1 and 2 only
 #
 # Environment: REACTIVE_DIAGNOSTICS_FUZZ_SECONDS (default 60), REACTIVE_DIAGNOSTICS_STRESS_SECONDS
 # (default 3 per stress test), REACTIVE_DIAGNOSTICS_STRESS_RUNS (default 100 runs per repeated
-# serial-delivery stress; 10 under Thread Sanitizer).
+# serial-delivery stress; 10 under Thread Sanitizer), REACTIVE_DIAGNOSTICS_WALK_SECONDS (default 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Tools/Scripts/setup.sh
@@ -69,5 +71,14 @@ done
 
 step "fuzzing the report readers (${REACTIVE_DIAGNOSTICS_FUZZ_SECONDS:-60} s)"
 Tools/Fuzz/fuzz.sh "${REACTIVE_DIAGNOSTICS_FUZZ_SECONDS:-60}"
+
+step "retain-path walker, release build (${REACTIVE_DIAGNOSTICS_WALK_SECONDS:-20} s)"
+swift build -c release --product retain-path-fuzz >.build/retain-path-fuzz-build.log 2>&1 \
+    || { tail -40 .build/retain-path-fuzz-build.log >&2; exit 1; }
+if grep -E "warning:" .build/retain-path-fuzz-build.log | grep -v -E "/\.build[^/]*/checkouts/" >&2; then
+    echo "error: the release build has warnings in our code" >&2
+    exit 1
+fi
+"$(swift build -c release --show-bin-path)/retain-path-fuzz" "${REACTIVE_DIAGNOSTICS_WALK_SECONDS:-20}"
 
 step "all tests passed"

@@ -128,16 +128,17 @@ extension DiagnosticsEngine {
 
     /// Records one lifetime finding per (kind, label, allocation site) the test left alive.
     private func recordLeaks(of checkpoint: TestCheckpoint) {
-        var sites: [LeakSite: Int] = [:]
+        var sites: [LeakSite: [ResourceToken]] = [:]
         var order: [LeakSite] = []
         for resource in liveResources(of: checkpoint) {
             let site = LeakSite(kind: resource.kind, label: resource.label, stack: resource.stack)
             if sites[site] == nil { order.append(site) }
-            sites[site, default: 0] += 1
+            sites[site, default: []].append(resource.token)
         }
         let relations = order.isEmpty ? [:] : leakRelations.withLock { $0 }
         for site in order {
-            let count = sites[site] ?? 1
+            let tokens = sites[site] ?? []
+            let count = max(tokens.count, 1)
             let label = site.label.name
             var details = ["count": "\(count)", "resourceKind": site.kind.name]
             let relation = relations[site]
@@ -153,7 +154,7 @@ extension DiagnosticsEngine {
                 message: message,
                 label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
                 allocationStack: site.stack, capturesEventStack: false, details: details,
-                relatedStack: relation?.stack ?? .none))
+                relatedStack: relation?.stack ?? .none, retainPath: explainRetention(of: tokens)))
         }
     }
 

@@ -35,6 +35,9 @@ extension DiagnosticsEngine {
             lines.append("  \(finding.details["relatedStackRole"] ?? "other delivery") at\(thread):")
             lines += describeStack(finding.relatedStack, limit: maximumFramesPerStack)
         }
+        if let retainPath = finding.retainPath {
+            lines += retainPath.textLines().map { "  " + $0 }
+        }
         if let suppressed = finding.suppressedBy {
             lines.append("  suppressed by \(suppressed)")
         }

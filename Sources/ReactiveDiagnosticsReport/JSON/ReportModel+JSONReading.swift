@@ -116,7 +116,7 @@ extension ReportFinding {
         var id: Int?, kind: String?, severity: ReportSeverity?, message: String?, label: String?
         var resourceKind: String?, test: String?, fingerprint: String?, policy: String?, suppressedBy: String?
         var allocationStack: Int?, eventStack: Int?, relatedStack: Int?, thread: ReportThread?
-        var otherThread: ReportThread?, time: Double?, details: [String: String]?
+        var otherThread: ReportThread?, time: Double?, details: [String: String]?, retainPath: ReportRetainPath?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -138,6 +138,7 @@ extension ReportFinding {
             case "otherThread": otherThread = try r.optional(ReportThread.read)
             case "time": time = try r.readDouble()
             case "details": details = try r.readStringDictionary()
+            case "retainPath": retainPath = try r.optional(ReportRetainPath.read)
             default: try r.skipValue()
             }
             r.path.removeLast()
@@ -148,7 +149,7 @@ extension ReportFinding {
             label: label, resourceKind: resourceKind, test: test, fingerprint: try r.required(fingerprint, "fingerprint"),
             policy: try r.required(policy, "policy"), suppressedBy: suppressedBy, allocationStack: allocationStack,
             eventStack: eventStack, relatedStack: relatedStack, thread: thread, otherThread: otherThread,
-            time: try r.required(time, "time"), details: try r.required(details, "details"))
+            time: try r.required(time, "time"), details: try r.required(details, "details"), retainPath: retainPath)
     }
 }
 

@@ -101,6 +101,10 @@ extension ReportFinding {
         w.field("policy", policy)
         w.field("relatedStack", relatedStack)
         w.field("resourceKind", resourceKind)
+        if let retainPath {
+            w.key("retainPath")
+            retainPath.write(to: &w)
+        }
         w.field("severity", severity.rawValue)
         w.field("suppressedBy", suppressedBy)
         w.field("test", test)

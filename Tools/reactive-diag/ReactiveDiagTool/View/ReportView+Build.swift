@@ -93,7 +93,10 @@ extension GroupView {
             fingerprint: group.fingerprint, kind: group.kind, severity: group.severity.rawValue, count: group.count,
             message: finding.message, labels: group.labels, tests: group.tests, resourceKind: finding.resourceKind,
             suppressedBy: finding.suppressedBy, findingIDs: group.findingIDs, details: finding.details,
-            location: focus?.oneLine, stacks: references)
+            location: focus?.oneLine, stacks: references,
+            retainPath: finding.retainPath.map {
+                RetainPathView(verdict: $0.verdict.rawValue, summary: $0.summary, lines: $0.textLines())
+            })
     }
 }
 

@@ -18,6 +18,10 @@ import Synchronization
 /// checkpoint sweeps until its resources are gone (bounded by the settle time), so what is
 /// still alive then is a leak of that test.
 ///
+/// If the subscription leaks, the engine looks for the retain cycle from the object that
+/// holds the storage besides the ledger: the observer's closure context
+/// (``ResourceLedger/anchor(of:)``, found by scanning memory at the checkpoint).
+///
 /// The same array comes back to `Hooks.defaultErrorHandler` with an unhandled error: its
 /// storage names the subscription (``ResourceLedger/heldResource(for:)``), hence its stack
 /// and test.
@@ -44,6 +48,7 @@ final class SubscriptionHook: Sendable {
             // then reuses every array a sweep releases.
             engine.ledger.recycle(Self.pool, keeping: 16 * 1_024)
         }
+        RxRetainPaths.registerPlumbing()
     }
 
     /// Subscriptions counted so far.
