@@ -43,7 +43,7 @@ public struct Configuration: Sendable {
     /// Findings kept in memory; more are counted as dropped.
     public var maximumFindings = 1_000_000
     /// Explain every leaked subscription: walk the references it holds at the checkpoint and
-    /// report the retain cycle it belongs to (see ``ReportRetainPath``).
+    /// report the retain cycle it belongs to (see `ReportRetainPath`).
     public var explainsRetainPaths = true
     /// How far that walk goes for one subscription.
     public var retainPathLimits = RetainPathLimits()

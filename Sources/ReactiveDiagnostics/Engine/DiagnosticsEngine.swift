@@ -182,9 +182,16 @@ public final class DiagnosticsEngine: Sendable {
     /// call first and the subscription later, possibly on another thread) pass the stack
     /// and test they captured at the first step; `nil` captures and resolves them now.
     ///
-    /// - Parameter anchor: The object whose references explain the subscription's lifetime,
-    ///   when it exists already (its subscriber): if the subscription leaks, the engine looks for
-    ///   the retain cycle from there (see ``StreamMonitor/setRetainPathAnchor(_:)``).
+    /// - Parameters:
+    ///   - label: The name findings and the report show for the stream.
+    ///   - contract: What the stream promises, checked as its events arrive; `nil` checks the
+    ///     grammar alone.
+    ///   - options: What the adapter's framework allows (see ``StreamMonitor/Options``).
+    ///   - allocationStack: The stack captured at the subscribe call; `nil` captures it now.
+    ///   - test: The test the subscription belongs to; `nil` resolves it now.
+    ///   - anchor: The object whose references explain the subscription's lifetime,
+    ///     when it exists already (its subscriber): if the subscription leaks, the engine looks for
+    ///     the retain cycle from there (see ``StreamMonitor/setRetainPathAnchor(_:)``).
     public func makeStreamMonitor(
         label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init(),
         allocationStack: StackID? = nil, test: TestIdentity? = nil, anchor: AnyObject? = nil

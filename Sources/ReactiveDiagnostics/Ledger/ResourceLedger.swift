@@ -68,8 +68,13 @@ public final class ResourceLedger: Sendable {
 
     /// Registers a live resource.
     ///
-    /// - Parameter anchor: The object that explains the resource's lifetime, when it is known
-    ///   already (see ``setAnchor(_:object:)``): stored under the same lock, at no extra cost.
+    /// - Parameters:
+    ///   - kind: What the resource is (subscription, timer…).
+    ///   - label: The name findings show for it.
+    ///   - stack: Where it was allocated.
+    ///   - test: The test it belongs to.
+    ///   - anchor: The object that explains the resource's lifetime, when it is known
+    ///     already (see ``setAnchor(_:object:)``): stored under the same lock, at no extra cost.
     /// - Returns: The token to unregister it with.
     /// - Complexity: O(1) amortized; one shard lock and three relaxed atomics.
     public func register(
