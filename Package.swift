@@ -215,7 +215,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagnosticsXCTestTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest"],
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "CombineDiagnostics"] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(

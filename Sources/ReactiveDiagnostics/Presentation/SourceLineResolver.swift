@@ -58,6 +58,27 @@ package final class SourceLineResolver: Sendable {
         return resolved
     }
 
+    /// The last source line of `frame`'s function that ran before `frame`'s call: the line of
+    /// the call itself, or, when the compiler made the call (a cleanup at the end of a scope,
+    /// which debug information places at line 0), the line of the code just before it. Looks
+    /// back at most `limit` bytes, never before `floor` (an earlier return address in the same
+    /// image). `nil` when it cannot be told.
+    package func lastLine(before frame: SymbolizedFrame, notBefore floor: UInt = 0, limit: UInt = 1024) -> SourceLine? {
+        guard let symbolizerPath, let image = frame.imagePath, let offset = frame.imageOffset, offset > 1 else {
+            return nil
+        }
+        let lowest = max(floor, offset > limit ? offset - limit : 1)
+        guard lowest < offset else { return nil }
+        let addresses = stride(from: offset - 1, through: lowest, by: -1).map { "0x" + String($0, radix: 16) }
+        let arguments = ["--obj=\(image)", "--functions=none"] + addresses
+        guard let result = try? Subprocess.run(symbolizerPath, arguments: arguments, timeout: 30),
+              !result.crashed, result.status == 0
+        else { return nil }
+        // One block per address, in order, separated by an empty line.
+        let blocks = String(decoding: result.standardOutput, as: UTF8.self).components(separatedBy: "\n\n")
+        return blocks.lazy.compactMap(Self.parse).first
+    }
+
     /// `llvm-symbolizer` beside the `swift` found on `PATH` (the toolchain that built the
     /// tests), else the first one on `PATH`.
     package static func findSymbolizer(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

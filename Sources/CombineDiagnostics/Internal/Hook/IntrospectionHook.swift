@@ -62,7 +62,10 @@ final class IntrospectionHook: _Introspection, Sendable {
         thread.pointee.subscribes.append(.init(key: key, skipped: false))
         let stack = engine.captureAllocationStack()
         let object = WeakObject.of(subscriber, isClass: subscriberInfo.isClass)
-        if table.announce(key, info: info, stack: stack, test: engine.currentTest(), subscriber: object) {
+        if table.announce(
+            key, info: info, stack: stack, test: engine.currentTest(), subscriber: object,
+            hasFrameworkSubscriber: subscriberInfo.isFrameworkType
+        ) {
             sweep()
         }
     }
@@ -142,7 +145,9 @@ final class IntrospectionHook: _Introspection, Sendable {
         if subscription != nil {
             monitor.receivedSubscription()
         }
-        let stage = Stage(monitor: monitor, key: key, subscriber: pending.subscriber, subscriptionObject: subscriptionObject)
+        let stage = Stage(
+            monitor: monitor, key: key, subscriber: pending.subscriber, subscriptionObject: subscriptionObject,
+            hasFrameworkSubscriber: pending.hasFrameworkSubscriber)
         guard table.install(stage, replacing: pending.serial, subscription: subscription) else {
             // Another thread activated it first; this monitor never existed for anyone.
             monitor.cancelled(checkPremature: false)
