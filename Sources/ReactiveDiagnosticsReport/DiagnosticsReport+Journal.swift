@@ -68,7 +68,11 @@ extension DiagnosticsReport {
         header.tests = tests
         let lastFinding = findings.map(\.time).max() ?? 0
         header.endTime = ReportDates.normalized(header.startTime.addingTimeInterval(lastFinding))
-        let report = DiagnosticsReport(run: header, findings: findings, stacks: stacks, images: images)
+        var report = DiagnosticsReport(run: header, findings: findings, stacks: stacks, images: images)
+        report.sourceLines = SourceLineStatus.measure(
+            report, resolver: nil,
+            reason: "rebuilt from a crash journal, which records no lines (they are resolved when the final report is "
+                + "written); reactive-diag symbolize can add them")
         if let problem = report.validationProblem() {
             throw ReportError(source: source, reason: .invalid(problem))
         }

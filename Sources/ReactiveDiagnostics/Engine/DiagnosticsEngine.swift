@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 import Synchronization
 
 /// The hub of ReactiveDiagnostics: stacks, the resource ledger, findings, scheduler probes
@@ -42,6 +43,8 @@ public final class DiagnosticsEngine: Sendable {
     public let symbolizer: Symbolizer
     /// When the engine was created.
     public let startDate = Date()
+    /// Resolves file:line when a report is written or a finding fails a test (shared cache).
+    package let sourceLineResolver: SourceLineResolver
 
     let findingStore: FindingStore
     let startUptime = DispatchTime.now().uptimeNanoseconds
@@ -59,8 +62,14 @@ public final class DiagnosticsEngine: Sendable {
     let serialTestID = Atomic<UInt32>(0)
 
     /// Creates an engine.
-    public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
+    public convenience init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
+        self.init(configuration: configuration, symbolizer: symbolizer, sourceLineResolver: .shared)
+    }
+
+    /// Creates an engine that resolves source lines through `sourceLineResolver`.
+    package init(configuration: Configuration, symbolizer: Symbolizer = .shared, sourceLineResolver: SourceLineResolver) {
         self.symbolizer = symbolizer
+        self.sourceLineResolver = sourceLineResolver
         settings = LockedValue(configuration)
         hotEnabled = Atomic(configuration.isEnabled)
         hotStackDepth = Atomic(configuration.capturesAllocationStacks ? configuration.stackDepth : 0)

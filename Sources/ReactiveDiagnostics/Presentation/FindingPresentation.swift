@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveDiagnosticsSymbolication
 import Synchronization
 
 /// How a finding that fails a test is shown: where it points and what it says.
@@ -8,12 +9,10 @@ package enum FindingPresentation {
 
     /// The first user frame of the finding's allocation stack (then of its event stack) that
     /// resolves to a source line, with that line.
-    package static func sourceLine(
-        of finding: Finding, engine: DiagnosticsEngine, resolver: SourceLineResolver = .shared
-    ) -> (line: SourceLine, frame: SymbolizedFrame)? {
+    package static func sourceLine(of finding: Finding, engine: DiagnosticsEngine) -> (line: SourceLine, frame: SymbolizedFrame)? {
         for stack in [finding.allocationStack, finding.eventStack] where stack.isCaptured {
             for frame in engine.symbolize(stack).userFrames.prefix(userFramesTried) {
-                if let line = resolver.resolve(frame) {
+                if let line = engine.sourceLine(of: frame) {
                     return (line, frame)
                 }
             }

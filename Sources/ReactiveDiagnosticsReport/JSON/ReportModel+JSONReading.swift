@@ -7,7 +7,7 @@ extension DiagnosticsReport {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> DiagnosticsReport {
         var schemaVersion: Int?, tool: ToolInfo?, run: RunInfo?, findings: [ReportFinding]?
         var ledger: LedgerSummary?, schedulers: [SchedulerSummary]?, stacks: [ReportStack]?
-        var images: [ReportImage]?, dropped: Int?
+        var images: [ReportImage]?, dropped: Int?, sourceLines: SourceLineStatus?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -21,6 +21,7 @@ extension DiagnosticsReport {
             case "stacks": stacks = try r.readArray(ReportStack.read)
             case "images": images = try r.readArray(ReportImage.read)
             case "droppedFindings": dropped = try r.readInt()
+            case "sourceLines": sourceLines = try r.optional(SourceLineStatus.read)
             default: try r.skipValue()
             }
             r.path.removeLast()
@@ -30,7 +31,29 @@ extension DiagnosticsReport {
             run: try r.required(run, "run"), findings: try r.required(findings, "findings"),
             ledger: try r.required(ledger, "ledger"), schedulers: try r.required(schedulers, "schedulers"),
             stacks: try r.required(stacks, "stacks"), images: try r.required(images, "images"),
-            droppedFindings: try r.required(dropped, "droppedFindings"))
+            droppedFindings: try r.required(dropped, "droppedFindings"), sourceLines: sourceLines)
+    }
+}
+
+extension SourceLineStatus {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> SourceLineStatus {
+        var state: State?, userFrames: Int?, resolved: Int?, resolver: String?, reason: String?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "state": state = try r.readEnum(State.self)
+            case "userFrames": userFrames = try r.readInt()
+            case "resolvedUserFrames": resolved = try r.readInt()
+            case "resolver": resolver = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "reason": reason = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return SourceLineStatus(
+            state: try r.required(state, "state"), userFrames: try r.required(userFrames, "userFrames"),
+            resolvedUserFrames: try r.required(resolved, "resolvedUserFrames"), resolver: resolver, reason: reason)
     }
 }
 
@@ -154,19 +177,21 @@ extension ReportFinding {
 
 extension ReportThread {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportThread {
-        var id: UInt64?, name: String?, isMainQueue: Bool?
+        var id: UInt64?, name: String?, queue: String?, isMainQueue: Bool?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
             case "id": id = try r.readUInt64()
             case "name": name = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "queue": queue = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
             case "isMainQueue": isMainQueue = try r.readBool()
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
-        return ReportThread(id: try r.required(id, "id"), name: name, isMainQueue: try r.required(isMainQueue, "isMainQueue"))
+        return ReportThread(
+            id: try r.required(id, "id"), name: name, queue: queue, isMainQueue: try r.required(isMainQueue, "isMainQueue"))
     }
 }
 

@@ -31,6 +31,10 @@ extension DiagnosticsReport {
         }
         w.endArray()
         w.field("schemaVersion", schemaVersion)
+        if let sourceLines {
+            w.key("sourceLines")
+            sourceLines.write(to: &w)
+        }
         w.key("stacks")
         w.beginArray()
         for stack in stacks {
@@ -119,6 +123,7 @@ extension ReportThread {
         w.field("id", id)
         w.field("isMainQueue", isMainQueue)
         w.field("name", name)
+        w.field("queue", queue)
         w.endObject()
     }
 }
@@ -250,6 +255,18 @@ extension ReportImage {
         w.field("buildID", buildID)
         w.field("id", id)
         w.field("path", path)
+        w.endObject()
+    }
+}
+
+extension SourceLineStatus {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("reason", reason)
+        w.field("resolvedUserFrames", resolvedUserFrames)
+        w.field("resolver", resolver)
+        w.field("state", state.rawValue)
+        w.field("userFrames", userFrames)
         w.endObject()
     }
 }

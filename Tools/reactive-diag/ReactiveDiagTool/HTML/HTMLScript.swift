@@ -113,6 +113,7 @@ enum HTMLScript {
             var title = reference.role + " stack";
             if (reference.thread) {
               title += " (thread " + reference.thread.id + (reference.thread.name ? " \\"" + reference.thread.name + "\\"" : "")
+                + (reference.thread.queue ? " on queue \\"" + reference.thread.queue + "\\"" : "")
                 + (reference.thread.isMainQueue ? ", main queue" : "") + ")";
             }
             box.appendChild(el("h4", null, title));
@@ -148,6 +149,22 @@ enum HTMLScript {
             box.appendChild(frames);
             return box;
           }
+          function renderSource(source) {
+            var box = el("div", "source");
+            var link = el("a", "source-link", source.path + ":" + source.line + (source.column ? ":" + source.column : ""));
+            link.setAttribute("href", "file://" + encodeURI(source.file) + "#L" + source.line);
+            box.appendChild(link);
+            if (source.lines.length) {
+              var code = el("pre", "excerpt");
+              source.lines.forEach(function (text, offset) {
+                var number = source.firstLine + offset;
+                var row = el("span", number === source.line ? "hit" : null, String(number).padStart(5, " ") + "  " + text + "\\n");
+                code.appendChild(row);
+              });
+              box.appendChild(code);
+            }
+            return box;
+          }
           function fact(container, name, value) {
             container.appendChild(el("dt", null, name));
             container.appendChild(el("dd", null, value));
@@ -166,6 +183,7 @@ enum HTMLScript {
             details.appendChild(summary);
             var content = el("div", "body");
             content.appendChild(el("p", "message", group.message));
+            if (group.source) { content.appendChild(renderSource(group.source)); }
             var facts = el("dl", "facts");
             if (group.tests.length) { fact(facts, "tests", group.tests.join(", ")); }
             if (group.resourceKind) { fact(facts, "resource", group.resourceKind); }

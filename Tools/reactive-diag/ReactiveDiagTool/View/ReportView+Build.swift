@@ -88,12 +88,15 @@ extension GroupView {
             guard let id, stacks.view(id) != nil else { continue }
             references.append(StackReference(role: role, stack: id, thread: thread.map(ThreadView.init)))
         }
-        let focus = finding.primaryStack.flatMap { stacks.view($0) }?.focusFrame
+        let index = stacks.index
+        let place = FindingPlacement.place(of: finding, stacks: index.stack)
+        let frame = place.flatMap { place in stacks.view(place.stack).map { $0.frames[place.index] } }
         self.init(
             fingerprint: group.fingerprint, kind: group.kind, severity: group.severity.rawValue, count: group.count,
             message: finding.message, labels: group.labels, tests: group.tests, resourceKind: finding.resourceKind,
             suppressedBy: finding.suppressedBy, findingIDs: group.findingIDs, details: finding.details,
-            location: focus?.oneLine, stacks: references)
+            location: frame?.oneLine, culprit: place.map { FrameReference(stack: $0.stack, frame: $0.index) },
+            source: nil, stacks: references)
     }
 }
 
@@ -106,7 +109,7 @@ extension FindingGroup {
 
 extension ThreadView {
     init(_ thread: ReportThread) {
-        self.init(id: thread.id, name: thread.name, isMainQueue: thread.isMainQueue)
+        self.init(id: thread.id, name: thread.name, queue: thread.queue, isMainQueue: thread.isMainQueue)
     }
 }
 
@@ -141,7 +144,7 @@ extension RunView {
             platform: run.platform, toolchain: run.toolchain, startTime: ReportDates.format(run.startTime),
             endTime: ReportDates.format(run.endTime),
             durationSeconds: ((run.endTime.timeIntervalSince(run.startTime)) * 1000).rounded() / 1000,
-            tests: run.tests, droppedFindings: report.droppedFindings)
+            tests: run.tests, droppedFindings: report.droppedFindings, sourceLines: report.sourceLines)
     }
 }
 

@@ -62,6 +62,8 @@ extension GroupView {
             var reference = reference
             let name = reference.thread?.name.map(clean)
             reference.thread?.name = name
+            let queue = reference.thread?.queue.map(clean)
+            reference.thread?.queue = queue
             return reference
         }
         return group
