@@ -23,7 +23,8 @@ public struct SourceLineStatus: Codable, Sendable, Equatable {
 
     /// How complete the lines are.
     public var state: State
-    /// The user frames of the stacks findings and live sites point at.
+    /// The user frames of the stacks findings and live sites point at (compiler glue such as
+    /// thunks and protocol witnesses, which have no line of their own, not counted).
     public var userFrames: Int
     /// Those of them with a file and a line.
     public var resolvedUserFrames: Int
@@ -48,7 +49,7 @@ public struct SourceLineStatus: Codable, Sendable, Equatable {
         var total = 0
         var resolved = 0
         for stack in report.stacks where wanted.contains(stack.id) {
-            for frame in stack.frames where frame.category == .user {
+            for frame in stack.frames where frame.category == .user && !frame.isCompilerGlue {
                 total += 1
                 if frame.file != nil, let line = frame.line, line > 0 { resolved += 1 }
             }
@@ -57,6 +58,16 @@ public struct SourceLineStatus: Codable, Sendable, Equatable {
         return SourceLineStatus(
             state: state, userFrames: total, resolvedUserFrames: resolved, resolver: resolver,
             reason: state == .resolved ? nil : reason ?? "the symbolizer knew no line for these frames")
+    }
+}
+
+extension ReportFrame {
+    /// Whether the frame is code the compiler wrote around the user's (a thunk, a partial-apply
+    /// forwarder, a protocol witness): it has no source line of its own.
+    public var isCompilerGlue: Bool {
+        guard let function else { return false }
+        return function.contains("thunk") || function.hasPrefix("partial apply") || function.hasPrefix("merged ")
+            || function.hasPrefix("protocol witness for ")
     }
 }
 

@@ -86,7 +86,7 @@ extension DiagnosticsReport {
         } else if !fill.problems.isEmpty {
             reason = fill.notes.joined(separator: "; ")
         } else {
-            reason = "the binaries have no line information for these frames (built without debug information, or stripped)"
+            reason = "the binaries have no line information for these frames (built without debug information, or stripped?)"
         }
         sourceLines = SourceLineStatus.measure(self, resolver: resolver.description, reason: reason)
     }

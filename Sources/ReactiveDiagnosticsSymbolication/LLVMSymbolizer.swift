@@ -132,7 +132,7 @@ package struct LLVMSymbolizer: Sendable {
             parts.removeLast()
         }
         let file = parts.joined(separator: ":")
-        guard file != "??", !file.isEmpty, file != "<compiler-generated>" else { return }
+        guard file != "??", !file.isEmpty, !file.hasSuffix("<compiler-generated>") else { return }
         location.file = file
         if let line = numbers.first, line > 0 { location.line = line }
         if numbers.count > 1, numbers[1] > 0 { location.column = numbers[1] }
