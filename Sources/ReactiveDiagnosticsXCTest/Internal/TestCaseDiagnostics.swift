@@ -52,9 +52,8 @@ enum TestCaseDiagnostics {
         let engine = entry.engine
         let outcome = engine.finishTest(entry.checkpoint, options: entry.options)
         for failure in outcome.failures {
-            let message = FindingPresentation.message(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
-            let location = FindingPresentation.sourceLine(of: failure, engine: engine)?.line ?? entry.fallback
-            FailureRecorder.record(message, at: location, in: testCase)
+            let shown = FindingPresentation.failure(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
+            FailureRecorder.record(shown.message, at: shown.line ?? entry.fallback, in: testCase)
         }
         return outcome
     }

@@ -25,15 +25,14 @@ struct GateFacts {
 
     var escapedStacks: [Int: String] = [:]
 
-    /// The stacks of `finding` with their roles and threads.
-    mutating func stacks(of finding: ReportFinding) -> [(role: String, stack: StackView, thread: ReportThread?)] {
-        var result: [(role: String, stack: StackView, thread: ReportThread?)] = []
-        for (role, id, thread) in [
-            ("allocation", finding.allocationStack, nil), ("event", finding.eventStack, finding.thread),
-            ("related", finding.relatedStack, finding.otherThread),
-        ] {
-            if let id, let stack = stacks.view(id) {
-                result.append((role, stack, thread))
+    /// The stacks of `finding` with their roles and threads, and how the presentation
+    /// introduces each (``FindingText/stackHeading(_:thread:)``).
+    mutating func stacks(of finding: ReportFinding) -> [(heading: String, stack: StackView, thread: ReportThread?)] {
+        var result: [(heading: String, stack: StackView, thread: ReportThread?)] = []
+        for (role, id) in finding.stackReferences {
+            let thread = role == .event ? finding.thread : role == .related ? finding.otherThread : nil
+            if let stack = stacks.view(id) {
+                result.append((FindingText.stackHeading(role, thread: thread), stack, thread))
             }
         }
         return result

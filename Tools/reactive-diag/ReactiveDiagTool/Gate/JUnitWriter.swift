@@ -54,8 +54,7 @@ enum JUnitWriter {
         }
         var body = XMLText.escape(header.joined(separator: "\n"))
         for entry in facts.stacks(of: finding) {
-            let thread = entry.thread.map { " (\(ThreadView($0).text))" } ?? ""
-            body += "\n" + XMLText.escape("\(entry.role) stack\(thread):") + facts.escapedStack(entry.stack)
+            body += "\n" + XMLText.escape("\(entry.heading):") + facts.escapedStack(entry.stack)
         }
         return failedCase(
             name: GateFacts.title(kind: finding.kind, label: finding.label), className: finding.test ?? "reactive-diag",

@@ -114,13 +114,13 @@ enum SARIFWriter {
                 guard let source = frame.sourceLocation, seen.insert(source).inserted else { continue }
                 var location = location(of: frame, paths: facts.paths)
                 location.id = related.count
-                location.message = .init(text: "\(entry.role) stack #\(frame.index): \(frame.name)")
+                location.message = .init(text: "\(entry.heading), #\(frame.index): \(frame.name)")
                 related.append(location)
             }
         }
         let sarifStacks = stacks.map { entry in
             SARIFLog.Stack(
-                message: .init(text: "\(entry.role) stack" + (entry.thread.map { " (\(ThreadView($0).text))" } ?? "")),
+                message: .init(text: entry.heading),
                 frames: entry.stack.frames.map { frame in
                     var location = location(of: frame, paths: facts.paths)
                     location.message = nil  // the logical location already names the function

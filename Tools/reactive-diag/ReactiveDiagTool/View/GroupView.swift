@@ -1,3 +1,5 @@
+import ReactiveDiagnosticsReport
+
 /// Findings sharing a fingerprint, as a view shows them.
 ///
 /// ```swift
@@ -80,6 +82,10 @@ public struct SourceExcerpt: Codable, Sendable, Equatable {
 public struct StackReference: Codable, Sendable, Equatable {
     /// `allocation`, `event` or `related`.
     public var role: String
+    /// ``role`` as a ``StackRole``.
+    var stackRole: StackRole {
+        StackRole(rawValue: role) ?? .related
+    }
     /// The id into ``ReportView/stacks``.
     public var stack: Int
     /// The thread the stack ran on, for event and related stacks.
@@ -101,12 +107,13 @@ public struct ThreadView: Codable, Sendable, Equatable {
     /// Whether it was the main queue.
     public var isMainQueue: Bool
 
-    /// `thread 1234 "worker", main queue` or `thread 1234 "com.apple.root.default-qos.overcommit" on queue "feed"`.
+    /// The thread as the report has it.
+    var reportThread: ReportThread {
+        ReportThread(id: id, name: name, queue: queue, isMainQueue: isMainQueue)
+    }
+
+    /// `thread 1234 "worker", main queue` (``FindingText/thread(_:)``).
     var text: String {
-        var parts = "thread \(id)"
-        if let name, !name.isEmpty { parts += " \"\(name)\"" }
-        if let queue, !queue.isEmpty { parts += " on queue \"\(queue)\"" }
-        if isMainQueue { parts += ", main queue" }
-        return parts
+        FindingText.thread(reportThread)
     }
 }

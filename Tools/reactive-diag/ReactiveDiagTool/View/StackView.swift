@@ -81,14 +81,18 @@ public struct FrameView: Codable, Sendable, Equatable {
         return "\(file):\(line):\(column)"
     }
 
-    /// The module to name when the frame is folded: the module, else the image's file name.
-    var foldingName: String? {
-        if let module, !module.isEmpty { return module }
-        return image.map { path in path.split(separator: "/").last.map(String.init) ?? path }
-    }
-
     /// `name at file:line`, or the name alone.
     var oneLine: String {
         sourceLocation.map { "\(name) at \($0)" } ?? name
     }
+}
+
+extension FrameView: PresentableFrame {
+    public var presentedName: String { name }
+    public var presentedCategory: FrameCategory { FrameCategory(rawValue: category) ?? .system }
+    public var presentedLocation: String? { sourceLocation }
+    public var presentedModule: String? { module }
+    public var hasFunctionName: Bool { function != nil }
+    public var presentedImageName: String? { image.map { path in path.split(separator: "/").last.map(String.init) ?? path } }
+    public var presentedOffset: String? { offset }
 }
