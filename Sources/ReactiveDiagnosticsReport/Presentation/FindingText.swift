@@ -30,17 +30,18 @@ public enum FindingText {
 
     /// One line of a shown stack, in parts a renderer may style.
     public enum StackLine: Equatable, Sendable {
-        /// The library's own frames the engine dropped, or a folded run: shown dimmed.
-        case fold(String)
-        /// A frame: `head` (`▸ #2 name` for the user's, `  #1 name` for others), its source
+        /// The library's own frames the engine dropped (`frames` empty), or a folded run of the
+        /// frames at `frames`: shown dimmed.
+        case fold(String, frames: Range<Int>)
+        /// The frame at `index`: `head` (`▸ #2 name` for the user's, `  #1 name` for others), its source
         /// location, or the binary and offset when it has neither location nor name.
-        case frame(head: String, highlighted: Bool, location: String?, binary: String?)
+        case frame(index: Int, head: String, highlighted: Bool, location: String?, binary: String?)
 
         /// The line without styling (a fold indented like a frame's name).
         public var plain: String {
             switch self {
-            case .fold(let text): return text
-            case .frame(let head, _, let location, let binary):
+            case .fold(let text, _): return text
+            case .frame(_, let head, _, let location, let binary):
                 return head + (location.map { " at \($0)" } ?? "") + (binary.map { " (\($0))" } ?? "")
             }
         }
@@ -56,9 +57,9 @@ public enum FindingText {
         return folded.map { line in
             switch line {
             case .dropped(let count):
-                return .fold(StackFolding.droppedText(count))
-            case .folded(let count, let categories, let modules):
-                return .fold(StackFolding.foldText(count: count, categories: categories, modules: modules))
+                return .fold(StackFolding.droppedText(count), frames: 0..<0)
+            case .folded(let range, let categories, let modules):
+                return .fold(StackFolding.foldText(count: range.count, categories: categories, modules: modules), frames: range)
             case .frame(let index, let highlighted):
                 let frame = frames[index]
                 var binary: String?
@@ -68,10 +69,11 @@ public enum FindingText {
                 }
                 switch detail {
                 case .failure:
-                    return .frame(head: frame.presentedName, highlighted: highlighted, location: nil, binary: binary)
+                    return .frame(index: index, head: frame.presentedName, highlighted: highlighted, location: nil, binary: binary)
                 case .viewer:
                     let head = (highlighted ? "▸ " : "  ") + "#\(index) \(frame.presentedName)"
-                    return .frame(head: head, highlighted: highlighted, location: frame.presentedLocation, binary: binary)
+                    return .frame(
+                        index: index, head: head, highlighted: highlighted, location: frame.presentedLocation, binary: binary)
                 }
             }
         }

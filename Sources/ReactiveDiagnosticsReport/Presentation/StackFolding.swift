@@ -9,7 +9,7 @@
 /// ```swift
 /// let lines = StackFolding.lines(categories: stack.frames.map(\.category),
 ///                                foldingNames: stack.frames.map(\.module), droppedFrames: stack.droppedFrames)
-/// for case .folded(let count, _, let modules) in lines { print(count, modules) }
+/// for case .folded(let frames, _, let modules) in lines { print(frames.count, modules) }
 /// ```
 public enum StackFolding {
     /// One line of a folded stack.
@@ -18,8 +18,8 @@ public enum StackFolding {
         case dropped(Int)
         /// The frame at `index` is shown; `highlighted` for the user's frames.
         case frame(index: Int, highlighted: Bool)
-        /// Consecutive frames folded: how many, their categories and modules (first-seen order).
-        case folded(count: Int, categories: [FrameCategory], modules: [String])
+        /// Consecutive frames folded: their positions, categories and modules (first-seen order).
+        case folded(frames: Range<Int>, categories: [FrameCategory], modules: [String])
     }
 
     /// The lines of a stack whose frames have `categories` and, for folding, `foldingNames`
@@ -42,7 +42,7 @@ public enum StackFolding {
                 for index in run {
                     if let name = foldingNames[index], seen.insert(name).inserted { modules.append(name) }
                 }
-                lines.append(.folded(count: run.count, categories: ordered, modules: modules))
+                lines.append(.folded(frames: run[0]..<(run[run.count - 1] + 1), categories: ordered, modules: modules))
             }
             run.removeAll()
         }

@@ -44,7 +44,7 @@ extension TextRenderer {
             + Formatting.list(group.findingIDs.map { "#\($0)" }, limit: 10)))
         for reference in group.stacks {
             guard let stack = view.stack(reference.stack) else { continue }
-            line(indent + FindingText.stackHeading(reference.stackRole, thread: reference.thread?.reportThread) + ":")
+            line(indent + reference.heading + ":")
             for text in stackLines.lines(for: stack) {
                 line(indent + "  " + text)
             }
@@ -83,9 +83,9 @@ enum StackText {
     static func lines(for stack: StackView, style: TerminalStyle) -> [String] {
         FindingText.lines(frames: stack.frames, droppedFrames: stack.droppedFrames, detail: .viewer).map { line in
             switch line {
-            case .fold(let text):
+            case .fold(let text, _):
                 return style.dim("  " + text)
-            case .frame(let head, let highlighted, let location, let binary):
+            case .frame(_, let head, let highlighted, let location, let binary):
                 var text = highlighted ? style.highlight(head) : style.dim(head)
                 if let location {
                     text += " at " + style.location(location)

@@ -82,14 +82,12 @@ public struct SourceExcerpt: Codable, Sendable, Equatable {
 public struct StackReference: Codable, Sendable, Equatable {
     /// `allocation`, `event` or `related`.
     public var role: String
-    /// ``role`` as a ``StackRole``.
-    var stackRole: StackRole {
-        StackRole(rawValue: role) ?? .related
-    }
     /// The id into ``ReportView/stacks``.
     public var stack: Int
     /// The thread the stack ran on, for event and related stacks.
     public var thread: ThreadView?
+    /// How the presentation introduces the stack: `allocated at`, `event at (thread …)`.
+    public var heading: String
 }
 
 /// A thread as a view shows it.

@@ -66,7 +66,9 @@ struct StackTable {
         let frames = stack.frames.enumerated().map { position, frame in
             FrameView(index: position, frame: frame, image: index.image(of: frame))
         }
-        let view = StackView(id: id, droppedFrames: stack.droppedFrames, frames: frames)
+        let view = StackView(
+            id: id, droppedFrames: stack.droppedFrames, frames: frames,
+            lines: StackLineView.lines(for: frames, droppedFrames: stack.droppedFrames))
         converted[id] = view
         return view
     }
@@ -86,7 +88,9 @@ extension GroupView {
             ("related", finding.relatedStack, finding.otherThread),
         ] {
             guard let id, stacks.view(id) != nil else { continue }
-            references.append(StackReference(role: role, stack: id, thread: thread.map(ThreadView.init)))
+            references.append(StackReference(
+                role: role, stack: id, thread: thread.map(ThreadView.init),
+                heading: FindingText.stackHeading(StackRole(rawValue: role) ?? .related, thread: thread)))
         }
         let index = stacks.index
         let place = FindingPlacement.place(of: finding, stacks: index.stack)

@@ -40,6 +40,11 @@ extension ReportView {
         view.stacks = stacks.map { stack in
             var stack = stack
             stack.frames = stack.frames.map { $0.sanitized(clean) }
+            stack.lines = stack.lines.map { line in
+                var line = line
+                line.text = clean(line.text)
+                return line
+            }
             return stack
         }
         return view
@@ -64,6 +69,7 @@ extension GroupView {
             reference.thread?.name = name
             let queue = reference.thread?.queue.map(clean)
             reference.thread?.queue = queue
+            reference.heading = clean(reference.heading)
             return reference
         }
         return group
