@@ -19,7 +19,7 @@ import Synchronization
 /// ledger.unregister(token)
 /// assert(ledger.liveCount(of: .subscription) == 0)
 /// ```
-public final class ResourceLedger: Sendable {
+package final class ResourceLedger: Sendable {
     struct Slot {
         var stack: UInt32
         var label: UInt32
@@ -50,7 +50,7 @@ public final class ResourceLedger: Sendable {
     private let probes = LivenessProbes()
 
     /// Creates an empty ledger.
-    public init() {}
+    package init() {}
 
     @inline(__always)
     private func shardForCurrentThread() -> Int {
@@ -61,7 +61,7 @@ public final class ResourceLedger: Sendable {
     ///
     /// - Returns: The token to unregister it with.
     /// - Complexity: O(1) amortized; one shard lock and three relaxed atomics.
-    public func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
+    package func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
         let currentEpoch = epoch.load(ordering: .relaxed)
         let (index, generation) = shards[shardIndex].state.withLock { state -> (Int, UInt16) in
@@ -89,7 +89,7 @@ public final class ResourceLedger: Sendable {
     ///
     /// - Returns: `false` when the token was already unregistered (or is ``ResourceToken/none``).
     @discardableResult
-    public func unregister(_ token: ResourceToken) -> Bool {
+    package func unregister(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
         let kind: Int? = shards[token.shard].state.withLock { state in
             guard token.index < state.slots.count else { return nil }
@@ -106,7 +106,7 @@ public final class ResourceLedger: Sendable {
     }
 
     /// Whether the resource behind `token` is still registered.
-    public func isLive(_ token: ResourceToken) -> Bool {
+    package func isLive(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
         return shards[token.shard].state.withLock { state in
             token.index < state.slots.count && state.slots[token.index].isLive
@@ -115,34 +115,34 @@ public final class ResourceLedger: Sendable {
     }
 
     /// Starts a new epoch and returns it: resources registered from now on carry it.
-    public func advanceEpoch() -> UInt32 {
+    package func advanceEpoch() -> UInt32 {
         epoch.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// The current epoch.
-    public var currentEpoch: UInt32 {
+    package var currentEpoch: UInt32 {
         epoch.load(ordering: .relaxed)
     }
 
     // MARK: Counts
 
     /// Resources of `kind` alive now.
-    public func liveCount(of kind: ResourceKind) -> Int {
+    package func liveCount(of kind: ResourceKind) -> Int {
         live.load(Int(kind.index))
     }
 
     /// Resources alive now, all kinds.
-    public var liveCount: Int {
+    package var liveCount: Int {
         (0..<ResourceKind.maximumCount).reduce(0) { $0 + live.load($1) }
     }
 
     /// The most resources of `kind` alive at once.
-    public func peakCount(of kind: ResourceKind) -> Int {
+    package func peakCount(of kind: ResourceKind) -> Int {
         peaks.load(Int(kind.index))
     }
 
     /// Resources of `kind` ever registered.
-    public func registeredCount(of kind: ResourceKind) -> Int {
+    package func registeredCount(of kind: ResourceKind) -> Int {
         registered.load(Int(kind.index))
     }
 
@@ -166,17 +166,17 @@ public final class ResourceLedger: Sendable {
     }
 
     /// Every live resource.
-    public func liveResources() -> [LiveResource] {
+    package func liveResources() -> [LiveResource] {
         liveResources(where: { _ in true })
     }
 
     /// Live resources registered at or after `epoch` (serial runners: one epoch per test).
-    public func liveResources(since epoch: UInt32) -> [LiveResource] {
+    package func liveResources(since epoch: UInt32) -> [LiveResource] {
         liveResources(where: { $0.epochOrNextFree >= epoch })
     }
 
     /// Live resources attributed to `test` (parallel runners).
-    public func liveResources(test: TestIdentity) -> [LiveResource] {
+    package func liveResources(test: TestIdentity) -> [LiveResource] {
         liveResources(where: { $0.test == test.rawValue })
     }
 
@@ -184,18 +184,18 @@ public final class ResourceLedger: Sendable {
 
     /// Ties a registered resource to `object`: when the object is deallocated the resource
     /// is unregistered at the next ``sweep()``. For frameworks that report no deallocation.
-    public func watch(_ token: ResourceToken, object: AnyObject) {
+    package func watch(_ token: ResourceToken, object: AnyObject) {
         probes.add(token, object: object)
     }
 
     /// Stops watching `token` (after it was unregistered explicitly).
-    public func unwatch(_ token: ResourceToken) {
+    package func unwatch(_ token: ResourceToken) {
         probes.remove(token)
     }
 
     /// Unregisters watched resources whose objects are gone. Returns how many.
     @discardableResult
-    public func sweep() -> Int {
+    package func sweep() -> Int {
         var swept = 0
         for token in probes.collectDeallocated() where unregister(token) {
             swept += 1

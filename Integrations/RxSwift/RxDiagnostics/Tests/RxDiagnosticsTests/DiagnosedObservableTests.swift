@@ -1,5 +1,5 @@
 import Dispatch
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
@@ -116,7 +116,7 @@ extension RxIntegrationTests {
             #expect(leaked != nil, "the ticker is really kept alive by its own subscription")
             prices.onCompleted()  // ending the stream releases the closure and breaks the cycle
             #expect(leaked == nil)
-            #expect(engine.ledger.liveCount(of: .subscription) == 0)
+            #expect(engine.liveCount(of: .subscription) == 0)
         }
 
         @Test func eventsAfterDisposeAreReportedAsInformation() throws {
@@ -201,7 +201,7 @@ extension RxIntegrationTests {
                 let source = Observable<Int>.create { _ in Disposables.create { sourceDisposed += 1 } }
                 let subscription = source.diagnosed("disposed", engine: engine)
                     .subscribe(onNext: { _ in withExtendedLifetime(owner) {} })
-                #expect(engine.ledger.liveCount(of: .subscription) == 1)
+                #expect(engine.liveCount(of: .subscription) == 1)
                 subscription.dispose()
                 subscription.dispose()
             }
@@ -237,7 +237,7 @@ extension RxIntegrationTests {
             }
             #expect(received == [1])
             #expect(outcome.findings.isEmpty)
-            #expect(engine.ledger.registeredCount(of: .subscription) == 0)
+            #expect(engine.registeredCount(of: .subscription) == 0)
         }
     }
 }
