@@ -66,6 +66,12 @@ public enum FindingPlacement {
 }
 
 /// The part a stack plays in a finding.
+///
+/// ```swift
+/// for (role, stack) in finding.stackReferences {
+///     print(role.heading, stack)   // "allocated at 3", "event at 7"
+/// }
+/// ```
 public enum StackRole: String, Sendable, Equatable, CaseIterable {
     /// Where the resource involved was allocated.
     case allocation
