@@ -31,7 +31,7 @@ struct SourceLinesEndToEndTests {
     @Test(.enabled(if: SourceLineResolver.shared.symbolizer != nil, "needs llvm-symbolizer (the Swift toolchain ships it)"))
     func everyOutputPlacesTheFindingAtItsLine() async throws {
         let directory = try TemporaryDirectory()
-        let engine = quietEngine(settle: .milliseconds(50))
+        let engine = quietEngine(settle: .milliseconds(50)) { $0.resolvesSourceLines = true }
         let line = leak(in: engine)
         let report = directory.url.appendingPathComponent("report.json")
         try engine.writeReport(to: report.path)

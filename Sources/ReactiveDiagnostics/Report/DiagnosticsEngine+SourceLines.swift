@@ -9,7 +9,7 @@ extension DiagnosticsEngine {
     /// The source line of one frame, through the engine's resolver (cached), or `nil` when it
     /// cannot be told (no symbolizer, no debug information).
     package func sourceLine(of frame: SymbolizedFrame) -> SourceLine? {
-        guard let image = frame.imagePath, let offset = frame.imageOffset, offset > 0,
+        guard configuration.resolvesSourceLines, let image = frame.imagePath, let offset = frame.imageOffset, offset > 0,
             let location = sourceLineResolver.location(image: image, returnOffset: UInt64(offset)),
             let file = location.file, let line = location.line
         else { return nil }
@@ -19,16 +19,19 @@ extension DiagnosticsEngine {
     /// Fills in the lines of the frames that `report`'s findings and live sites point at, once,
     /// when the report is written, and records how complete they are and why.
     func resolveSourceLines(in report: inout DiagnosticsReport) {
+        let resolver = configuration.resolvesSourceLines
+            ? sourceLineResolver : SourceLineResolver(symbolizer: nil, unavailableReason: Self.turnedOff)
         let fill = report.fillSourceLines(
-            with: sourceLineResolver, stacks: report.referencedStackIDs, categories: Self.resolvedCategories,
-            verifyBuildIDs: false)
-        report.recordSourceLines(resolver: sourceLineResolver, fill: fill)
+            with: resolver, stacks: report.referencedStackIDs, categories: Self.resolvedCategories, verifyBuildIDs: false)
+        report.recordSourceLines(resolver: resolver, fill: fill)
     }
+
+    static let turnedOff = "turned off by the configuration (resolvesSourceLines)"
 }
 
 extension DiagnosticsEngine {
     /// Whether this engine can resolve file:line (a symbolizer was found).
     package var resolvesSourceLines: Bool {
-        sourceLineResolver.symbolizer != nil
+        sourceLineResolver.symbolizer != nil && configuration.resolvesSourceLines
     }
 }
