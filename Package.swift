@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReactiveDiagnosticsReport", targets: ["ReactiveDiagnosticsReport"]),
         .library(name: "CombineDiagnostics", targets: ["CombineDiagnostics"]),
         .library(name: "EffectDiagnostics", targets: ["EffectDiagnostics"]),
+        .library(name: "ConcurrencyDiagnostics", targets: ["ConcurrencyDiagnostics"]),
         .library(name: "ReactiveDiagnosticsXCTest", targets: ["ReactiveDiagnosticsXCTest"]),
         .library(name: "ReactiveDiagnosticsTesting", targets: ["ReactiveDiagnosticsTesting"]),
         .library(name: "ReactiveDiagTool", targets: ["ReactiveDiagTool"]),
@@ -82,6 +83,11 @@ let package = Package(
             dependencies: ["ReactiveDiagnostics"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ConcurrencyDiagnostics",
+            dependencies: ["ReactiveDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Test glue
         .target(
@@ -116,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "reactive-diag-benchmark",
             dependencies: [
-                "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ReactiveDiagTool",
+                "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagTool",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + openCombine,
             path: "Tools/Benchmarks",
@@ -131,7 +137,7 @@ let package = Package(
             name: "DocSnippets",
             dependencies: [
                 "ReactiveDiagnostics", "ReactiveDiagnosticsReport", "CombineDiagnostics", "EffectDiagnostics",
-                "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting", "ReactiveDiagTool",
+                "ConcurrencyDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting", "ReactiveDiagTool",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ] + openCombine,
             path: "Tests/DocSnippets",
@@ -170,6 +176,14 @@ let package = Package(
             name: "EffectDiagnosticsTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport","EffectDiagnostics"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ConcurrencyDiagnosticsTests",
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ConcurrencyDiagnostics", "ReactiveDiagnosticsTesting",
+                "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication",
+            ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The demo, end to end, from a fresh clone:
 #   1. runs the example app's tests (Examples/Demo) with ReactiveDiagnostics: they pass
-#      functionally, yet the app hides six classic reactive bugs, and the tests fail;
+#      functionally, yet the app hides seven classic reactive bugs, and the tests fail;
 #   2. shows the report the way a person reads it (reactive-diag show);
 #   3. writes the self-contained HTML report;
 #   4. asks the CI gate for its verdict (non-zero: CI would fail), with SARIF, JUnit and GitHub

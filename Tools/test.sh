@@ -45,7 +45,7 @@ swift build --build-tests --sanitize=thread --scratch-path .build-tsan >.build-t
     || { tail -40 .build-tsan/build.log >&2; exit 1; }
 # One module at a time: the sanitizer slows everything tenfold, and tests that wait for the main
 # queue would otherwise compete with every other suite for it.
-for module in ReactiveDiagnosticsTests CombineDiagnosticsTests EffectDiagnosticsTests \
+for module in ReactiveDiagnosticsTests CombineDiagnosticsTests EffectDiagnosticsTests ConcurrencyDiagnosticsTests \
     ReactiveDiagnosticsXCTestTests ReactiveDiagnosticsTestingTests; do
     tsan_log="$(mktemp)"
     tsan_status=0

@@ -12,7 +12,7 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     ],
     targets: [
-        // The app: plain Combine code, no diagnostics.
+        // The app: plain Combine and Swift Concurrency code, no diagnostics.
         .target(
             name: "NewsApp",
             dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]
@@ -24,6 +24,7 @@ let package = Package(
                 "NewsApp",
                 .product(name: "CombineDiagnostics", package: "ReactiveDiagnostics"),
                 .product(name: "EffectDiagnostics", package: "ReactiveDiagnostics"),
+                .product(name: "ConcurrencyDiagnostics", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
             ]

@@ -108,7 +108,9 @@ public struct DiagnosedTrait: TestTrait, SuiteTrait, TestScoping {
         do {
             try await ActiveScope.$current.withValue(scope) {
                 try await TestIdentity.$current.withValue(checkpoint.test) {
-                    try await function()
+                    try await engine.trackingUnstructuredTasks(of: checkpoint) {
+                        try await function()
+                    }
                 }
             }
         } catch {

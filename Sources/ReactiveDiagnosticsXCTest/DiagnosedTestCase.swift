@@ -46,8 +46,10 @@ open class DiagnosedTestCase: XCTestCase {
     override open func invokeTest() {
         let engine = Self.diagnosticsEngine
         DiagnosticsObserver.shared.activate(for: engine)
-        TestCaseDiagnostics.begin(self, engine: engine, options: Self.defaultDiagnosticOptions, fallback: nil)
-        super.invokeTest()
+        let checkpoint = TestCaseDiagnostics.begin(self, engine: engine, options: Self.defaultDiagnosticOptions, fallback: nil)
+        engine.trackingUnstructuredTasks(of: checkpoint) {
+            super.invokeTest()
+        }
         TestCaseDiagnostics.finish(self)
     }
 }

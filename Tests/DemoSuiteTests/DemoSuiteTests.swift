@@ -55,6 +55,7 @@ struct DemoSuiteTests {
             "wrongThread @ NewsAppTests.SearchViewModelTests/typingShowsResults()",
             "uncancelledTimer @ NewsAppTests.ClockViewModelTests/testTicksWhileShown",
             "valueAfterTermination @ NewsAppTests.TickerTests/receivesThePrices()",
+            "leakedSubscription @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()",
         ]
         #expect(found == expected, "\(output.suffix(3_000))")
         #expect(report.findings.allSatisfy { $0.severity == .error && $0.policy == "fail" })
@@ -82,6 +83,15 @@ struct DemoSuiteTests {
         let feed = try #require(placed["leakedSubscription @ NewsAppTests.FeedViewModelTests/testRefreshShowsTheHeadlines"])
         #expect(feed.file == Self.demo.appendingPathComponent("Sources/NewsApp/FeedViewModel.swift").path)
         #expect(feed.line == sinkLine)
+        // The async twin: the banner's leaked iteration at its `for await` line (an async stack's
+        // resume point), in the task the "Bug:" comment marks.
+        let banner = try String(contentsOf: Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let taskBug = try #require(banner.firstIndex { $0.contains("// Bug: a task nobody keeps") })
+        let loopLine = try #require(banner[taskBug...].firstIndex { $0.contains("for await") }) + 1
+        let loop = try #require(placed["leakedSubscription @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()"])
+        #expect(loop.file == Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift").path)
+        #expect(loop.line == loopLine)
     }
 
     @Test func theFixedAppPasses() async throws {

@@ -36,7 +36,7 @@ struct BenchmarkCommandLineTests {
         #expect(misspelt.stderr.contains("Unknown option '--repetition'. Did you mean '--repetitions'?"))
         let suite = try await run(["--only", "nope"])
         #expect(suite.code == 64)
-        #expect(suite.stderr.contains("--only 'nope' matches no suite; the suites are capture, ledger, memory, combine, scheduler, report"))
+        #expect(suite.stderr.contains("--only 'nope' matches no suite; the suites are capture, ledger, memory, combine, scheduler, concurrency, report"))
         let profile = try await run(["--profile", "everything"])
         #expect(profile.code == 64 && profile.stderr.contains("unknown --profile case 'everything'"))
         let zero = try await run(["--repetitions", "0"])

@@ -99,6 +99,7 @@ struct BacktraceTests {
         ("static App.Model.make() -> App.Model", "App"),
         ("(1) suspend resume partial function for App.Loader.load() async -> ()", "App"),
         ("(1) suspend resume partial function for $s24ReactiveDiagnosticsTests5smokefMu_", "ReactiveDiagnosticsTests"),
+        ("default argument 2 of ConcurrencyDiagnostics.withDiagnosedContinuation<A>(_: Swift.String) async -> A", "ConcurrencyDiagnostics"),
         ("_dispatch_worker_thread", nil),
         ("swift::runJobInEstablishedExecutorContext(swift::Job*)", nil),
     ] as [(String, String?)])

@@ -26,6 +26,7 @@ struct Benchmarks: ParsableCommand {
         ("memory", MemoryBenchmark.run),
         ("combine", CombineBenchmarks.run),
         ("scheduler", SchedulerBenchmarks.run),
+        ("concurrency", ConcurrencyBenchmarks.run),
         ("report", ReportBenchmarks.run),
     ]
 

@@ -21,6 +21,31 @@ extern "C" {
 /// innermost first. Returns how many were written. Async-signal-safe on Linux.
 int rdiag_backtrace(void *_Nonnull *_Nonnull buffer, int depth);
 
+/// Where the calling Swift `async` function may keep its async context.
+struct rdiag_async_registers {
+    /// The swiftasync register (r14 on x86_64, x22 on arm64): the context in optimized code.
+    uintptr_t context;
+    /// The frame pointer: unoptimized code spills the context just below it.
+    uintptr_t frame;
+};
+
+/// The calling Swift `async` function's context candidates (zeros where not supported).
+/// Meaningful only when called directly from the body of a Swift `async` function.
+struct rdiag_async_registers rdiag_async_registers(void);
+
+/// The word just below `frame` (the spilled async context of unoptimized code), or 0 when
+/// that memory is not mapped (never faults).
+uintptr_t rdiag_async_spilled_context(uintptr_t frame);
+
+/// Whether `context` is aligned and its first two words are mapped memory (never faults).
+int rdiag_async_context_is_readable(uintptr_t context);
+
+/// Walks the chain of async contexts from `context` to the root of its task and fills
+/// `buffer` with up to `depth` resume points, innermost first (each one past the resume
+/// function's first instruction, so that it symbolizes like a return address). Returns how
+/// many were written. `context` must be a checked context of a running function (see rdiag_async_registers).
+int rdiag_async_chain(uintptr_t context, void *_Nonnull *_Nonnull buffer, int depth);
+
 /// Resolves the procedure containing `address` through a libunwind cursor.
 /// Works for internal, private and closure symbols (which `dladdr` misses).
 /// Writes the mangled name (NUL-terminated, possibly truncated) and the offset of

@@ -17,7 +17,7 @@ package final class FrameClassifier: Sendable {
     private struct Modules {
         var own: Set<String> = [
             "ReactiveDiagnostics", "ReactiveDiagnosticsReport", "CombineDiagnostics", "RxDiagnostics",
-            "EffectDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting",
+            "EffectDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting",
             "CReactiveDiagnostics",
         ]
         var framework: Set<String> = [
@@ -143,6 +143,12 @@ package final class FrameClassifier: Sendable {
             text = text.drop(while: { $0 == " " })
             for prefix in prefixes where text.hasPrefix(prefix) {
                 text = text.dropFirst(prefix.count)
+                progress = true
+            }
+            // "default argument 2 of M.f(…)"
+            if let first = text.first, first.isNumber, let of = text.range(of: " of "),
+               text[..<of.lowerBound].allSatisfy(\.isNumber) {
+                text = text[of.upperBound...]
                 progress = true
             }
             for specialization in [

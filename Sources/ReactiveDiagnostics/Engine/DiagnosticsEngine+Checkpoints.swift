@@ -24,6 +24,7 @@ extension DiagnosticsEngine {
     public func finishTest(_ checkpoint: TestCheckpoint, options: TestOptions = TestOptions()) -> TestOutcome {
         let settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
         recordLeaks(of: checkpoint)
+        recordUnstructuredTasks(of: checkpoint)
         evaluatePrematureCancels(test: checkpoint.test)
         var findings: [Finding] = []
         for finding in findingStore.after(checkpoint.findingIndex) where finding.test == checkpoint.test {
@@ -84,8 +85,9 @@ extension DiagnosticsEngine {
         ledger.liveResources(test: checkpoint.test)
     }
 
-    /// Waits (bounded by `limit`) until the test has nothing alive, draining the main queue
-    /// and sweeping deallocated objects. Returns how long it waited.
+    /// Waits (bounded by `limit`) until the test has nothing alive (resources, and unstructured
+    /// tasks when they are tracked), draining the main queue and sweeping deallocated objects.
+    /// Returns how long it waited.
     @discardableResult
     public func settle(_ checkpoint: TestCheckpoint, for limit: Duration) -> Duration {
         let clock = ContinuousClock()
@@ -95,7 +97,7 @@ extension DiagnosticsEngine {
         while true {
             drainMainQueue(timeout: poll)
             ledger.sweep()
-            if liveResources(of: checkpoint).isEmpty || clock.now >= deadline {
+            if liveResources(of: checkpoint).isEmpty && !hasUnstructuredTasks(checkpoint) || clock.now >= deadline {
                 return clock.now - start
             }
             wait(poll)
@@ -126,27 +128,32 @@ extension DiagnosticsEngine {
 
     /// Records one lifetime finding per (kind, label, allocation site) the test left alive.
     private func recordLeaks(of checkpoint: TestCheckpoint) {
-        struct Site: Hashable {
-            var kind: ResourceKind
-            var label: DiagnosticLabel
-            var stack: StackID
-        }
-        var sites: [Site: Int] = [:]
-        var order: [Site] = []
+        var sites: [LeakSite: Int] = [:]
+        var order: [LeakSite] = []
         for resource in liveResources(of: checkpoint) {
-            let site = Site(kind: resource.kind, label: resource.label, stack: resource.stack)
+            let site = LeakSite(kind: resource.kind, label: resource.label, stack: resource.stack)
             if sites[site] == nil { order.append(site) }
             sites[site, default: 0] += 1
         }
+        let relations = order.isEmpty ? [:] : leakRelations.withLock { $0 }
         for site in order {
             let count = sites[site] ?? 1
             let label = site.label.name
+            var details = ["count": "\(count)", "resourceKind": site.kind.name]
+            let relation = relations[site]
+            var message = Self.leakMessage(kind: site.kind, label: label, count: count)
+            if let relation {
+                details[ReportFinding.relatedStackRoleKey] = relation.stack.isCaptured ? relation.role : nil
+                if let note = relation.note?() {
+                    message += ". " + note
+                }
+            }
             record(FindingDraft(
                 kind: site.kind.leakFindingKind,
-                message: Self.leakMessage(kind: site.kind, label: label, count: count),
+                message: message,
                 label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
-                allocationStack: site.stack, capturesEventStack: false,
-                details: ["count": "\(count)", "resourceKind": site.kind.name]))
+                allocationStack: site.stack, capturesEventStack: false, details: details,
+                relatedStack: relation?.stack ?? .none))
         }
     }
 
@@ -164,6 +171,12 @@ extension DiagnosticsEngine {
             return "\(many)effect\(count == 1 ? "" : "s")\(named) never called back by the end of the test"
         case .observer:
             return "\(many)notification observer\(count == 1 ? "" : "s")\(named) never removed: still registered at the end of the test"
+        case .iteration:
+            return "\(many)iteration\(count == 1 ? "" : "s") of\(named.isEmpty ? " an async sequence" : named) still waiting for elements at the end of the test: the sequence never finished and the iterating task was never cancelled (a `for await` loop in a task nobody cancels?)"
+        case .continuation:
+            return "\(many)continuation\(count == 1 ? "" : "s")\(named) never resumed by the end of the test: the task awaiting \(count == 1 ? "it is" : "them are") suspended forever"
+        case .task:
+            return "\(many)task\(count == 1 ? "" : "s")\(named) still running at the end of the test"
         default:
             return "\(many)\(kind.name)\(count == 1 ? "" : "s")\(named) still alive at the end of the test"
         }

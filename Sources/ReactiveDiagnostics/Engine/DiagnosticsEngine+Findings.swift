@@ -27,7 +27,7 @@ extension DiagnosticsEngine {
             Finding(
                 id: id, kind: draft.kind, severity: severity, message: draft.message, label: draft.label,
                 resourceKind: draft.resourceKind, test: test, allocationStack: draft.allocationStack,
-                eventStack: eventStack, relatedStack: .none, thread: thread, otherThread: draft.otherThread,
+                eventStack: eventStack, relatedStack: draft.relatedStack, thread: thread, otherThread: draft.otherThread,
                 time: time, details: draft.details, policy: policy,
                 suppressedBy: policy == .ignore ? "policy:ignore" : nil)
         }

@@ -50,13 +50,18 @@ public final class DiagnosticsEngine: Sendable {
     let startUptime = DispatchTime.now().uptimeNanoseconds
     private let settings: LockedValue<Configuration>
     private let hotEnabled: Atomic<Bool>
-    private let hotStackDepth: Atomic<Int>
+    let hotStackDepth: Atomic<Int>
     private let hotEventStacks: Atomic<Bool>
     let probes = LockedValue([SchedulerProbe]())
     let premature = PrematureCancelLedger()
     let tests = LockedValue(TestLog())
     let fingerprints = LockedValue([FingerprintKey: String]())
     let journal = LockedValue<CrashJournal?>(nil)
+    /// Second stacks that explain leaks, by allocation site (see ``explainLeaks(of:label:allocatedAt:by:role:)``).
+    let leakRelations = LockedValue([LeakSite: LeakRelation]())
+    /// The marker each running test's unstructured tasks inherit, held weakly (see
+    /// ``trackingUnstructuredTasks(of:isolation:_:)``).
+    let taskSentinels = LockedValue([TestCheckpoint: WeakTaskSentinel]())
     /// The test of a serial runner (XCTest) in progress, as a raw ``TestIdentity``; 0 for none.
     /// Per engine, so that a private engine's serial test never claims another engine's work.
     let serialTestID = Atomic<UInt32>(0)

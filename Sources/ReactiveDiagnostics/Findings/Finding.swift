@@ -29,7 +29,8 @@ public struct Finding: Sendable, Identifiable, Hashable {
     public let allocationStack: StackID
     /// Where the offending event happened.
     public let eventStack: StackID
-    /// A second stack that explains it (the other thread of a concurrent delivery).
+    /// A second stack that explains it: the other thread of a concurrent delivery, or the
+    /// stack named by `details["relatedStackRole"]` (where an iteration's stream was created).
     public internal(set) var relatedStack: StackID
     /// The thread of the offending event.
     public let thread: ThreadInfo?
@@ -68,6 +69,9 @@ public struct FindingDraft: Sendable {
     public var capturesEventStack: Bool
     /// An event stack captured earlier (used instead of capturing one now).
     public var eventStack: StackID
+    /// A second stack that explains the finding (see ``Finding/relatedStack``); name its role
+    /// in `details["relatedStackRole"]` (for example `stream created`).
+    public var relatedStack: StackID
     /// The other thread involved.
     public var otherThread: ThreadInfo?
     /// Kind-specific facts.
@@ -80,9 +84,10 @@ public struct FindingDraft: Sendable {
         kind: FindingKind, message: String, label: String? = nil, resourceKind: ResourceKind? = nil,
         test: TestIdentity = .none, allocationStack: StackID = .none, capturesEventStack: Bool = true,
         eventStack: StackID = .none, otherThread: ThreadInfo? = nil, details: [String: String] = [:],
-        severity: Severity? = nil
+        severity: Severity? = nil, relatedStack: StackID = .none
     ) {
         self.eventStack = eventStack
+        self.relatedStack = relatedStack
         self.kind = kind
         self.message = message
         self.label = label

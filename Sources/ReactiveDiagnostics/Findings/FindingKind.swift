@@ -45,6 +45,9 @@ public struct FindingKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let requestAfterTermination = FindingKind(rawValue: "requestAfterTermination")
     /// A value arrived after cancel: legal while in flight (Reactive Streams 1.8), reported for information.
     public static let valueAfterCancel = FindingKind(rawValue: "valueAfterCancel")
+    /// Two tasks iterated one single-consumer async sequence (an `AsyncStream`) at once: each
+    /// element goes to one of them, and a waiting one may never resume.
+    public static let concurrentIteration = FindingKind(rawValue: "concurrentIteration")
 
     // MARK: Contracts and threads
 

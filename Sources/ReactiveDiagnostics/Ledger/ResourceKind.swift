@@ -14,6 +14,7 @@ public struct ResourceKind: Hashable, Sendable, CustomStringConvertible {
 
     private static let table = LockedValue<[String]>([
         "subscription", "subscriber", "cancellable", "scheduledAction", "timer", "callback", "observer",
+        "iteration", "continuation", "task",
     ])
 
     /// The most kinds that can exist in one process.
@@ -33,6 +34,13 @@ public struct ResourceKind: Hashable, Sendable, CustomStringConvertible {
     public static let callback = ResourceKind(index: 5)
     /// A notification observer (alive until removed).
     public static let observer = ResourceKind(index: 6)
+    /// A consumer of an async sequence waiting for elements (alive until the sequence ends,
+    /// the iteration is cancelled or its iterator released): the async form of a subscription.
+    public static let iteration = ResourceKind(index: 7)
+    /// A continuation waiting to be resumed.
+    public static let continuation = ResourceKind(index: 8)
+    /// A task still running.
+    public static let task = ResourceKind(index: 9)
 
     init(index: UInt8) {
         self.index = index
@@ -62,10 +70,10 @@ public struct ResourceKind: Hashable, Sendable, CustomStringConvertible {
     /// The finding made when a resource of this kind is still alive at its test's end.
     public var leakFindingKind: FindingKind {
         switch self {
-        case .subscription: return .leakedSubscription
+        case .subscription, .iteration: return .leakedSubscription
         case .scheduledAction: return .pendingAction
         case .timer: return .uncancelledTimer
-        case .callback: return .callbackNeverCalled
+        case .callback, .continuation: return .callbackNeverCalled
         case .observer: return .observerNotRemoved
         default: return .leakedResource
         }

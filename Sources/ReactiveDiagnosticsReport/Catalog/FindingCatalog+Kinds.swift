@@ -9,7 +9,7 @@ extension FindingCatalog {
             name: "valueAfterTermination", group: .grammar, defaultSeverity: .error, definedBy: nil,
             summary: "A stream delivered a value after it had finished or failed.",
             description: "A stream delivered a value after it had finished or failed. The grammar of every stream is `next* (finished | failure)`: nothing may follow the terminal event. Combine's sink and RxSwift's observers silently drop such values, so the bug surfaces far away.",
-            causes: "A hand-written publisher or `Observable.create` that flushes a buffer after completing; a subject sent to after `send(completion:)`; two code paths that both finish a stream.",
+            causes: "A hand-written publisher or `Observable.create` that flushes a buffer after completing; a subject sent to after `send(completion:)`; two code paths that both finish a stream; an `AsyncStream` continuation yielding after `finish()` (reported by a diagnosed stream's continuation, once per stream).",
             fix: "Send the last values before the terminal event; guard hand-written emitters with a `finished` flag."),
         FindingKindInfo(
             name: "duplicateTermination", group: .grammar, defaultSeverity: .error, definedBy: nil,
@@ -48,6 +48,12 @@ extension FindingCatalog {
             causes: "Subjects sent to from several queues; callbacks from a thread pool forwarded into one subject; `merge` written by hand without a lock.",
             fix: "Funnel sends through one serial queue (`receive(on:)`), or protect the producer with a lock."),
         FindingKindInfo(
+            name: "concurrentIteration", group: .grammar, defaultSeverity: .error, definedBy: nil,
+            summary: "Two tasks iterated one single-consumer async sequence (an `AsyncStream`) at once: each element goes to one of them, and a task left waiting may never resume.",
+            description: "Two tasks iterated one single-consumer async sequence at once: `AsyncStream`, `AsyncThrowingStream`, or a type declared `SingleConsumerAsyncSequence`. Each element goes to only one of the waiting tasks, and a task left waiting when the stream ends may never resume ([swiftlang/swift#71412](https://github.com/swiftlang/swift/issues/71412)). Both iterations' stacks are shown. Found on streams made with `AsyncStream.makeDiagnosedStream` and on `.diagnosed()` sequences.",
+            causes: "One stream stored in a property and iterated by every screen (or every `Task`) that observes it; a broadcast expected from `AsyncStream`, which has none.",
+            fix: "Give each consumer a stream of its own (one continuation per observer), or fan out explicitly."),
+        FindingKindInfo(
             name: "reentrantDelivery", group: .grammar, defaultSeverity: .warning, definedBy: nil,
             summary: "A delivery started while the same subscriber was still handling a previous one on the same thread: RxSwift's \"Reentrancy anomaly was detected\".",
             description: "A delivery started while the same subscriber was still handling a previous one on the same thread: RxSwift's \"Reentrancy anomaly was detected\".",
@@ -57,7 +63,7 @@ extension FindingCatalog {
             name: "requestAfterTermination", group: .grammar, defaultSeverity: .warning, definedBy: nil,
             summary: "Demand was requested after the stream terminated.",
             description: "Demand was requested after the stream terminated.",
-            causes: "Subscribers that request more in `receive(completion:)`, or keep a stale subscription.",
+            causes: "Subscribers that request more in `receive(completion:)`, or keep a stale subscription; an async iterator polled with `next()` after it returned `nil` (a `.diagnosed()` sequence).",
             fix: "Drop the subscription when the stream completes."),
         FindingKindInfo(
             name: "valueAfterCancel", group: .grammar, defaultSeverity: .info, definedBy: nil,
@@ -81,13 +87,13 @@ extension FindingCatalog {
             name: "leakedSubscription", group: .lifetime, defaultSeverity: .error, definedBy: nil,
             summary: "A subscription was still alive when its test ended (after the settle time): it never completed, failed or was cancelled.",
             description: "A subscription was still alive when its test ended (after the settle time): it never completed, failed or was cancelled. Usually a retain cycle, or a cancellable stored in an object that outlives the test.",
-            causes: "A sink capturing `self` strongly while its cancellable is stored in `self`; `assign(to:on: self)`; a never-ending stream subscribed without a matching cancel; a `cancellables` property of an XCTestCase not cleared in `tearDown()`.",
+            causes: "A sink capturing `self` strongly while its cancellable is stored in `self`; `assign(to:on: self)`; a never-ending stream subscribed without a matching cancel; a `cancellables` property of an XCTestCase not cleared in `tearDown()`; in Swift Concurrency, a `for await` loop over a stream nobody finishes, in a task nobody cancels (an *iteration* of a diagnosed stream or sequence, shown with where it iterates and where the stream was made).",
             fix: "Capture `[weak self]`, use `assign(to: &$property)`, complete the stream (`first()`, `prefix`), cancel on teardown."),
         FindingKindInfo(
             name: "leakedResource", group: .lifetime, defaultSeverity: .error, definedBy: nil,
             summary: "A tracked resource of a custom kind (`engine.track(.named(\"socket\"), label:)`) was still alive at the end of its test.",
             description: "A tracked resource of a custom kind (`engine.track(.named(\"socket\"), label:)`) was still alive at the end of its test.",
-            causes: "Whatever the resource is: a socket, a file handle, a session not closed.",
+            causes: "Whatever the resource is: a socket, a file handle, a session not closed. In Swift Concurrency (resource kind `task`): a task still running at the end of its test — a `Task.diagnosed` loop nobody cancels (the message says whether it outlived its owner), or any `Task { … }` the test or the app started, seen by the test glue without a stack.",
             fix: "Close it before the test ends."),
         FindingKindInfo(
             name: "prematureCancellation", group: .lifetime, defaultSeverity: .error, definedBy: nil,
@@ -111,13 +117,13 @@ extension FindingCatalog {
             name: "callbackNeverCalled", group: .lifetime, defaultSeverity: .error, definedBy: nil,
             summary: "An effect (a function handed a completion callback) never called back by the end of its test, or released its callback without calling it.",
             description: "An effect (a function handed a completion callback) never called back by the end of its test, or released its callback without calling it.",
-            causes: "Code paths that return early without calling the completion handler; async work cancelled silently.",
+            causes: "Code paths that return early without calling the completion handler; async work cancelled silently; a `withDiagnosedContinuation` whose callback never fires (resource kind `continuation`: its task is suspended forever).",
             fix: "Call the completion handler on every path (`defer` helps), or report cancellation explicitly."),
         FindingKindInfo(
             name: "callbackCalledTwice", group: .contract, defaultSeverity: .error, definedBy: nil,
             summary: "A one-shot callback was called more than once.",
             description: "A one-shot callback was called more than once.",
-            causes: "Both a timeout and a response completing one request; retries that re-invoke the original completion.",
+            causes: "Both a timeout and a response completing one request; retries that re-invoke the original completion; a continuation resumed twice (with `withDiagnosedContinuation` the second resume is dropped instead of stopping the process).",
             fix: "Guard completion handlers with a \"completed\" flag, or make sure only one path completes."),
         FindingKindInfo(
             name: "observerNotRemoved", group: .lifetime, defaultSeverity: .error, definedBy: nil,

@@ -77,7 +77,8 @@ public enum StackRole: String, Sendable, Equatable, CaseIterable {
     case allocation
     /// Where the offending event happened.
     case event
-    /// A second stack that explains it (the other thread of a concurrent delivery).
+    /// A second stack that explains it: the other thread of a concurrent delivery, or what
+    /// ``ReportFinding/relatedStackRole`` names (where an iterated stream was created).
     case related
 }
 
@@ -89,5 +90,25 @@ extension ReportFinding {
         if let eventStack { references.append((.event, eventStack)) }
         if let relatedStack { references.append((.related, relatedStack)) }
         return references
+    }
+
+    /// The `details` key naming the part the related stack plays (`stream created`,
+    /// `other iteration`), read by ``relatedStackRole``.
+    public static let relatedStackRoleKey = "relatedStackRole"
+
+    /// What the related stack is, when the finding names it (`stream created`, `sequence
+    /// diagnosed`, `other iteration`); `nil` for the other thread's delivery.
+    public var relatedStackRole: String? {
+        details[Self.relatedStackRoleKey].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The thread the stack of `role` ran on: the event's thread, the other thread for the
+    /// related stack, none for the allocation.
+    public func thread(of role: StackRole) -> ReportThread? {
+        switch role {
+        case .allocation: return nil
+        case .event: return thread
+        case .related: return otherThread
+        }
     }
 }

@@ -88,19 +88,32 @@ public enum FindingText {
         return text
     }
 
-    /// `allocated at`, `event at (thread 1234 "worker")`, `other delivery at (…)`.
+    /// `allocated at`, `event at (thread 1234 "worker")`, `other delivery at (…)`: the generic
+    /// heading of a stack of `role` (``stackHeading(_:of:)`` gives a finding's own).
     public static func stackHeading(_ role: StackRole, thread: ReportThread?) -> String {
         role.heading + (thread.map { " (\(Self.thread($0)))" } ?? "")
     }
 
-    /// The finding's stacks with their roles and threads.
+    /// How `finding` introduces its stack of `role`, with the thread it ran on: `allocated at`,
+    /// `event at (thread 1234 "worker")`, and for the related stack the part it plays
+    /// (``ReportFinding/relatedStackRole``: `stream created at`, `other iteration at`), else
+    /// `other delivery at (…)`.
+    public static func stackHeading(_ role: StackRole, of finding: ReportFinding) -> String {
+        var heading = role.heading
+        if role == .related, let named = finding.relatedStackRole {
+            heading = named + " at"
+        }
+        return heading + (finding.thread(of: role).map { " (\(Self.thread($0)))" } ?? "")
+    }
+
+    /// The finding's stacks with their roles, threads and headings (``stackHeading(_:of:)``),
+    /// in the order they explain it.
     public static func stacks(
         of finding: ReportFinding, stack: (Int) -> ReportStack?
-    ) -> [(role: StackRole, stack: ReportStack, thread: ReportThread?)] {
+    ) -> [(role: StackRole, stack: ReportStack, thread: ReportThread?, heading: String)] {
         finding.stackReferences.compactMap { role, id in
             guard let found = stack(id) else { return nil }
-            let thread = role == .event ? finding.thread : role == .related ? finding.otherThread : nil
-            return (role, found, thread)
+            return (role, found, finding.thread(of: role), stackHeading(role, of: finding))
         }
     }
 
@@ -114,8 +127,8 @@ public enum FindingText {
             lines.append("  test: \(test)")
         }
         let shown = stacks(of: finding, stack: stack)
-        for (role, found, thread) in shown {
-            lines.append("  " + stackHeading(role, thread: thread) + ":")
+        for (_, found, _, heading) in shown {
+            lines.append("  " + heading + ":")
             let frames = found.frames.map { ReportFrame.Shown(frame: $0, imagePath: $0.image.flatMap(imagePath)) }
             lines += Self.lines(frames: frames, droppedFrames: found.droppedFrames, detail: detail).map { "    " + $0.plain }
         }

@@ -20,10 +20,12 @@ enum TestCaseDiagnostics {
 
     /// Starts `testCase`: a checkpoint, and the engine's serial test identity (XCTest runs
     /// one test at a time in a process).
-    static func begin(_ testCase: XCTestCase, engine: DiagnosticsEngine, options: TestOptions, fallback: SourceLine?) {
+    @discardableResult
+    static func begin(_ testCase: XCTestCase, engine: DiagnosticsEngine, options: TestOptions, fallback: SourceLine?) -> TestCheckpoint {
         let checkpoint = engine.beginTest(named: testName(of: testCase), serial: true)
         let entry = Entry(engine: engine, checkpoint: checkpoint, options: options, fallback: fallback)
         running.withLock { $0[ObjectIdentifier(testCase)] = entry }
+        return checkpoint
     }
 
     /// Whether `testCase` has begun and is not checked yet.

@@ -71,9 +71,11 @@ func show(_ engine: DiagnosticsEngine, _ finding: Finding) {
     FileHandle.standardError.write(Data("\n\(engine.describe(finding))\n".utf8))
 }
 
-/// Polls `condition` (evaluated on the main queue) until it holds or `timeout` passes.
+/// Polls `condition` (evaluated on the main queue) until it holds or `timeout` passes. The bound
+/// is generous: other suites of the process run long synchronous work on the cooperative pool's
+/// few threads, and on a loaded 2-core machine the main queue's work can wait 30 s and more.
 func eventually(
-    timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
+    timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @escaping @MainActor @Sendable () -> Bool
 ) async {
     let clock = ContinuousClock()

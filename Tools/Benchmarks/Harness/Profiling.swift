@@ -1,4 +1,5 @@
 import CombineDiagnostics
+import ConcurrencyDiagnostics
 import Foundation
 
 /// One case in a tight loop, for `perf` or `valgrind --tool=callgrind`:
@@ -22,6 +23,17 @@ enum Profiling {
             let scheduler = DispatchQueue(label: "profile")
                 .diagnosed("p", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
             blackHole(SchedulerBenchmarks.scheduleAndRun(500_000, on: scheduler))
+        }),
+        ("executorJobs", {
+            let executor = DiagnosticTaskExecutor("profile", engine: CombineBenchmarks.engine(stacks: true))
+            blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(1_000_000, on: executor) })
+        }),
+        ("diagnosedStream", {
+            let engine = CombineBenchmarks.engine(stacks: true)
+            blackHole(ConcurrencyBenchmarks.blocking {
+                let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+                return await ConcurrencyBenchmarks.elements(2_000_000, stream.diagnosed("profile", engine: engine), continuation)
+            })
         }),
     ]
 

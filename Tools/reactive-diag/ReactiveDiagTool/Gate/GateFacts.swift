@@ -26,13 +26,12 @@ struct GateFacts {
     var escapedStacks: [Int: String] = [:]
 
     /// The stacks of `finding` with their roles and threads, and how the presentation
-    /// introduces each (``FindingText/stackHeading(_:thread:)``).
+    /// introduces each (``FindingText/stackHeading(_:of:)``).
     mutating func stacks(of finding: ReportFinding) -> [(heading: String, stack: StackView, thread: ReportThread?)] {
         var result: [(heading: String, stack: StackView, thread: ReportThread?)] = []
         for (role, id) in finding.stackReferences {
-            let thread = role == .event ? finding.thread : role == .related ? finding.otherThread : nil
             if let stack = stacks.view(id) {
-                result.append((FindingText.stackHeading(role, thread: thread), stack, thread))
+                result.append((FindingText.stackHeading(role, of: finding), stack, finding.thread(of: role)))
             }
         }
         return result

@@ -86,7 +86,8 @@ public struct StackReference: Codable, Sendable, Equatable {
     public var stack: Int
     /// The thread the stack ran on, for event and related stacks.
     public var thread: ThreadView?
-    /// How the presentation introduces the stack: `allocated at`, `event at (thread …)`.
+    /// How the presentation introduces the stack: `allocated at`, `event at (thread …)`,
+    /// `stream created at` (``FindingText/stackHeading(_:of:)``).
     public var heading: String
 }
 

@@ -83,14 +83,11 @@ extension GroupView {
     init(_ group: FindingGroup, stacks: inout StackTable) {
         let finding = group.representative
         var references: [StackReference] = []
-        for (role, id, thread) in [
-            ("allocation", finding.allocationStack, nil), ("event", finding.eventStack, finding.thread),
-            ("related", finding.relatedStack, finding.otherThread),
-        ] {
-            guard let id, stacks.view(id) != nil else { continue }
+        for (role, id) in finding.stackReferences {
+            guard stacks.view(id) != nil else { continue }
             references.append(StackReference(
-                role: role, stack: id, thread: thread.map(ThreadView.init),
-                heading: FindingText.stackHeading(StackRole(rawValue: role) ?? .related, thread: thread)))
+                role: role.rawValue, stack: id, thread: finding.thread(of: role).map(ThreadView.init),
+                heading: FindingText.stackHeading(role, of: finding)))
         }
         let index = stacks.index
         let place = FindingPlacement.place(of: finding, stacks: index.stack)

@@ -1,0 +1,49 @@
+import Dispatch
+import ReactiveDiagnostics
+
+/// What both diagnostic executors do with a job: count and time it through a
+/// ``SchedulerProbe`` (a pending job is a live scheduled action), run it on the queue with the
+/// executor marked as running, and check the thread expectation.
+struct ExecutorCore: Sendable {
+    let queue: DispatchQueue
+    let probe: SchedulerProbe
+    /// The test that created the executor.
+    let test: TestIdentity
+
+    init(label: String, queue: DispatchQueue, expectation: ThreadExpectation?, longJobThreshold: Duration?, engine: DiagnosticsEngine) {
+        self.queue = queue
+        probe = engine.makeSchedulerProbe(label: label, expectation: expectation, longActionThreshold: longJobThreshold)
+        test = engine.currentTest()
+    }
+
+    /// A job is being enqueued: counted, and live until it runs. The runtime enqueues a task's
+    /// job after taking the task off the thread, so the task's test (a task-local) is not
+    /// visible here: the job is attributed to the thread's test (or an XCTest's), else to the
+    /// test that made the executor.
+    @inline(__always)
+    func willEnqueue() -> ScheduledAction {
+        if test.isKnown, !TestIdentity.contextual.isKnown {
+            return TestIdentity.withThreadTest(test) { probe.willSchedule() }
+        }
+        return probe.willSchedule()
+    }
+
+    /// The job is starting on this thread for `executor`: latency, thread, expectation.
+    @inline(__always)
+    func willRun(_ action: ScheduledAction, for executor: AnyObject) -> JobRun {
+        JobRun(run: probe.willRun(action), previous: RunningExecutor.enter(executor))
+    }
+
+    /// The job returned.
+    @inline(__always)
+    func didRun(_ action: ScheduledAction, _ job: JobRun) {
+        RunningExecutor.leave(job.previous)
+        probe.didRun(action, job.run)
+    }
+}
+
+/// What ``ExecutorCore/willRun(_:for:)`` hands to ``ExecutorCore/didRun(_:_:)``.
+struct JobRun {
+    let run: ActionRun
+    let previous: UnsafeMutableRawPointer?
+}

@@ -1,0 +1,132 @@
+import Foundation
+import ConcurrencyDiagnostics
+
+/// App-style code as found in many code bases, written without any diagnostics: the tests
+/// hand it diagnosed streams and check what it does with them.
+
+/// Shows the latest price of a stock. The classic leak: a task that loops over a stream which
+/// never finishes, capturing `self`, started and never cancelled.
+final class TickerModel: @unchecked Sendable {
+    // Unchecked: `price` is only read by the tests after the loop wrote it (through `Box`-style waits).
+    private let lock = NSLock()
+    private var latest: Int?
+    let prices: AsyncStream<Int>
+
+    init(prices: AsyncStream<Int>) {
+        self.prices = prices
+    }
+
+    var price: Int? {
+        lock.withLock { latest }
+    }
+
+    func start() {
+        Task {
+            for await price in prices {  // SITE: ticker loop
+                self.update(price)
+            }
+        }
+    }
+
+    /// The fixed version: the task is kept and cancelled when the model stops.
+    func startCancellable() -> Task<Void, Never> {
+        Task { [prices] in
+            for await price in prices {
+                self.update(price)
+            }
+        }
+    }
+
+    private func update(_ price: Int) {
+        lock.withLock { latest = price }
+    }
+}
+
+/// Counts the elements of a sequence in a loop of its own.
+func countElements<S: AsyncSequence & Sendable>(of sequence: S) async -> Int where S.Failure == Never {
+    var count = 0
+    for await _ in sequence {
+        count += 1
+    }
+    return count
+}
+
+/// Reads pages until the stream ends.
+func readPages(_ pages: AsyncThrowingStream<String, any Error>) async throws -> [String] {
+    var result: [String] = []
+    for try await page in pages {
+        result.append(page)
+    }
+    return result
+}
+
+/// A callback API of the kind continuations wrap.
+final class SettingsAPI: @unchecked Sendable {
+    // Unchecked: the callbacks are only kept, called and cleared by the tests, one at a time.
+    private let lock = NSLock()
+    private var pending: [@Sendable (String) -> Void] = []
+
+    /// Calls back later, when ``respond(_:)`` is called, or never.
+    func load(_ completion: @escaping @Sendable (String) -> Void) {
+        lock.withLock { pending.append(completion) }
+    }
+
+    /// Calls back every load waiting.
+    func respond(_ value: String) {
+        let waiting = lock.withLock { () -> [@Sendable (String) -> Void] in
+            defer { pending.removeAll() }
+            return pending
+        }
+        waiting.forEach { $0(value) }
+    }
+
+    var waiting: Int {
+        lock.withLock { pending.count }
+    }
+}
+
+/// Awaits the settings through a diagnosed continuation, the way app code wraps a callback.
+func loadSettings(from api: SettingsAPI, engine: DiagnosticsEngine) async -> String {
+    await withDiagnosedContinuation("settings", engine: engine) { continuation in
+        api.load { continuation.resume(returning: $0) }
+    }
+}
+
+/// The same leak with no diagnostics anywhere: the app makes its own stream.
+final class ClockModel: @unchecked Sendable {
+    // Unchecked: `ticks` is guarded by `lock`.
+    private let lock = NSLock()
+    private var ticks = 0
+    private let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    private var task: Task<Void, Never>?
+
+    var count: Int { lock.withLock { ticks } }
+
+    func start() {
+        Task {
+            for await _ in stream {
+                self.tick()
+            }
+        }
+    }
+
+    func startKeepingTheTask() {
+        task = Task { [stream] in
+            for await _ in stream {
+                self.tick()
+            }
+        }
+    }
+
+    func stop() {
+        task?.cancel()
+    }
+
+    func send() {
+        continuation.yield(1)
+    }
+
+    private func tick() {
+        lock.withLock { ticks += 1 }
+    }
+}

@@ -1,0 +1,153 @@
+import ConcurrencyDiagnostics
+import Dispatch
+import Foundation
+import ReactiveDiagnostics
+
+/// Swift Concurrency: an element through a diagnosed stream, and a job through the diagnostic
+/// executor, each against its plain twin in the same run.
+enum ConcurrencyBenchmarks {
+    /// A task executor that runs jobs on a concurrent queue: ``DiagnosticTaskExecutor`` minus
+    /// the diagnostics (the baseline).
+    final class PlainTaskExecutor: TaskExecutor {
+        let queue = DispatchQueue(label: "plain", attributes: .concurrent)
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { [self] in
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    /// What a task hands back to the thread waiting for it.
+    final class Handoff<T>: @unchecked Sendable {
+        // Unchecked: written by the task before the semaphore is signalled, read after.
+        var value: T?
+    }
+
+    /// Runs `body` in a task and waits for it on the calling (non-pool) thread.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let result = Handoff<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            result.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return result.value!
+    }
+
+    /// ns per element: `count` elements yielded in batches of 64 and read back by one iterator
+    /// of `stream` (so `next()` finds them buffered: the cost of the stream, not of suspension).
+    @inline(never)
+    static func elements<S: AsyncSequence>(
+        _ count: Int, _ stream: S, _ continuation: AsyncStream<Int>.Continuation
+    ) async -> Double where S.Element == Int, S.Failure == Never {
+        var iterator = stream.makeAsyncIterator()
+        var sum = 0
+        let start = now()
+        var done = 0
+        while done < count {
+            for value in 0..<64 { continuation.yield(value) }
+            for _ in 0..<64 { sum &+= await iterator.next(isolation: nil) ?? 0 }
+            done += 64
+        }
+        let nanos = Double(now() - start) / Double(done)
+        blackHole(sum)
+        return nanos
+    }
+
+    /// The same through a diagnosed stream's own continuation.
+    @inline(never)
+    static func elements(
+        _ count: Int, _ stream: AsyncStream<Int>, _ continuation: AsyncStream<Int>.DiagnosedContinuation
+    ) async -> Double {
+        var iterator = stream.makeAsyncIterator()
+        var sum = 0
+        let start = now()
+        var done = 0
+        while done < count {
+            for value in 0..<64 { continuation.yield(value) }
+            for _ in 0..<64 { sum &+= await iterator.next() ?? 0 }
+            done += 64
+        }
+        let nanos = Double(now() - start) / Double(done)
+        blackHole(sum)
+        return nanos
+    }
+
+    /// ns per job: `count` yields of a task that prefers `executor` (each one job through it).
+    @inline(never)
+    static func jobs(_ count: Int, on executor: any TaskExecutor) async -> Double {
+        await withTaskExecutorPreference(executor) {
+            let start = now()
+            for _ in 0..<count {
+                await Task.yield()
+            }
+            return Double(now() - start) / Double(count)
+        }
+    }
+
+    static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {
+        var results: [BenchmarkResult] = []
+        let elementCount = context.quick ? 50_000 : 400_000
+        let jobCount = context.quick ? 20_000 : 100_000
+        let engine = CombineBenchmarks.engine(stacks: true)
+
+        let sequenceRun = Measure.paired(
+            repetitions: context.repetitions,
+            baseline: {
+                blocking {
+                    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+                    return await elements(elementCount, stream, continuation)
+                }
+            },
+            instrumented: {
+                blocking {
+                    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+                    return await elements(elementCount, stream.diagnosed("bench", engine: engine), continuation)
+                }
+            })
+        results.append(BenchmarkResult(name: "concurrency.stream.plain", unit: "ns/element", statistics: sequenceRun.baseline))
+        results.append(BenchmarkResult(
+            name: "concurrency.stream.diagnosed", unit: "ns/element", statistics: sequenceRun.instrumented,
+            notes: ["what": "AsyncStream → .diagnosed() → next(), elements buffered 64 at a time"]))
+        results.append(BenchmarkResult(
+            name: "concurrency.stream.ratio", unit: "×", statistics: sequenceRun.ratio, target: .atMost(1.20)))
+
+        let dropInRun = Measure.paired(
+            repetitions: context.repetitions,
+            baseline: {
+                blocking {
+                    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+                    return await elements(elementCount, stream, continuation)
+                }
+            },
+            instrumented: {
+                blocking {
+                    let (stream, continuation) = AsyncStream.makeDiagnosedStream("bench", of: Int.self, engine: engine)
+                    return await elements(elementCount, stream, continuation)
+                }
+            })
+        results.append(BenchmarkResult(
+            name: "concurrency.dropInStream.diagnosed", unit: "ns/element", statistics: dropInRun.instrumented,
+            notes: ["what": "AsyncStream.makeDiagnosedStream: a plain AsyncStream (through AsyncStream(unfolding:)) and a checking continuation"]))
+        results.append(BenchmarkResult(
+            name: "concurrency.dropInStream.ratio", unit: "×", statistics: dropInRun.ratio,
+            notes: ["what": "for information: AsyncStream(unfolding:) alone costs about a third more than the plain stream"]))
+
+        let diagnostic = DiagnosticTaskExecutor("bench", engine: engine)
+        let plain = PlainTaskExecutor()
+        let jobRun = Measure.paired(
+            repetitions: context.repetitions,
+            baseline: { blocking { await jobs(jobCount, on: plain) } },
+            instrumented: { blocking { await jobs(jobCount, on: diagnostic) } })
+        results.append(BenchmarkResult(name: "concurrency.executor.plain", unit: "ns/job", statistics: jobRun.baseline))
+        results.append(BenchmarkResult(
+            name: "concurrency.executor.diagnosed", unit: "ns/job", statistics: jobRun.instrumented,
+            notes: ["what": "Task.yield() in a task that prefers the executor: one job each, counted, timed, 32-frame stacks"]))
+        results.append(BenchmarkResult(
+            name: "concurrency.executor.ratio", unit: "×", statistics: jobRun.ratio, target: .atMost(1.30)))
+        return results
+    }
+}
