@@ -72,7 +72,7 @@ printf '  %sverdict: exit 1 — CI would fail this build%s (SARIF: %s, JUnit: %s
     "$red" "$reset" "$out/results.sarif" "$out/junit.xml"
 printf '  each finding at its line (paths relative to the repository):\n'
 printf '    GitHub annotations (%s):\n' "$out/annotations.txt"
-cut -d: -f1-3 "$out/annotations.txt" | sed -E 's/^::([a-z]+) (file=[^,]*,line=[0-9]+,col=[0-9]+).*/      \1 \2/' | head -8
+cut -d: -f1-3 "$out/annotations.txt" | sed -E 's/^::([a-z]+) (file=[^,]*,line=[0-9]+(,col=[0-9]+)?).*/      \1 \2/' | head -8
 printf '    SARIF results (%s):\n' "$out/results.sarif"
 python3 - "$out/results.sarif" <<'PY' 2>/dev/null || true
 import json, sys
