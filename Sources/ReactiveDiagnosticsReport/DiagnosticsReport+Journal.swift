@@ -103,18 +103,7 @@ extension JournalEntry {
         case "stack": entry = .stack(try ReportStack.read(&r))
         case "finding": entry = .finding(try ReportFinding.read(&r))
         case "test": entry = .test(try TestRecord.read(&r))
-        case "update":
-            var id: Int?, related: Int?, other: ReportThread?
-            try r.beginObject()
-            while let member = try r.nextKey() {
-                switch member {
-                case "id": id = try r.readInt()
-                case "relatedStack": related = try r.readInt()
-                case "otherThread": other = try ReportThread.read(&r)
-                default: try r.skipValue()
-                }
-            }
-            entry = .update(FindingUpdate(id: try r.required(id, "id"), relatedStack: related, otherThread: other))
+        case "update": entry = .update(try FindingUpdate.read(&r))
         default:
             throw r.shape("is not a journal entry kind")
         }

@@ -2,12 +2,14 @@ import Foundation
 import ReactiveDiagnosticsReport
 import Testing
 
-/// The report's fields are declared in one place, `Docs/report.schema.json`; the Swift model
-/// (Codable), the single-pass writer and the single-pass reader are held to it here. A report
-/// with every field set is written both ways: each object's members must be exactly the schema's
-/// properties for that object, and it must read back unchanged. A field added to one and not the
-/// others fails this test.
-@Suite("Report fields agree with the schema")
+/// The report's fields are declared once, in the field tables (`Sources/ReactiveDiagnosticsReport/
+/// Fields/ReportFields.swift`) the single-pass writer and reader are generated from
+/// (`ReportFieldCodeTests`). This test is driven from the same tables: `Docs/report.schema.json`
+/// must declare exactly each table's members, with the same presence and shape (enum values
+/// included), and the `Codable` model must encode exactly them; a report with every field set
+/// must read back unchanged. A field added to the
+/// table and not to the schema (or the model), or the other way round, fails here.
+@Suite("Report fields agree with the field tables")
 struct ReportSchemaAgreementTests {
     static let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Docs/report.schema.json")
@@ -38,48 +40,109 @@ struct ReportSchemaAgreementTests {
         return report
     }
 
-    /// The properties the schema declares for the object at `schema`, with the schema of each.
-    func properties(_ schema: [String: Any], root: [String: Any]) -> [String: [String: Any]]? {
-        let resolved = resolve(schema, root: root)
-        return resolved["properties"] as? [String: [String: Any]]
+    typealias Table = [ReportField]
+
+    static func load() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: schemaURL)) as? [String: Any])
     }
 
-    func resolve(_ schema: [String: Any], root: [String: Any]) -> [String: Any] {
+    /// `schema` with its `$ref`s to `$defs` followed.
+    static func resolve(_ schema: [String: Any], root: [String: Any]) -> [String: Any] {
         guard let reference = schema["$ref"] as? String, reference.hasPrefix("#/$defs/"),
             let target = (root["$defs"] as? [String: Any])?[String(reference.dropFirst(8))] as? [String: Any]
         else { return schema }
         return resolve(target, root: root)
     }
 
-    /// Every object in `value` has exactly the members its schema declares.
-    func check(_ value: Any, _ schema: [String: Any], root: [String: Any], path: String, problems: inout [String]) {
-        let resolved = resolve(schema, root: root)
-        if let object = value as? [String: Any] {
-            guard let declared = properties(resolved, root: root) else { return }  // a free-form map (details)
-            let written = Set(object.keys)
-            let missing = Set(declared.keys).subtracting(written).sorted()
-            let extra = written.subtracting(declared.keys).sorted()
-            if !missing.isEmpty { problems.append("\(path): the schema declares \(missing), not written") }
-            if !extra.isEmpty { problems.append("\(path): \(extra) written, not in the schema") }
-            for (key, member) in object {
-                if let memberSchema = declared[key] { check(member, memberSchema, root: root, path: "\(path).\(key)", problems: &problems) }
+    /// Where the schema object at `schema` and the table disagree: members, presence, shapes;
+    /// nested objects checked with their own tables.
+    static func compare(_ table: Table, _ schema: [String: Any], root: [String: Any], path: String, problems: inout [String]) {
+        let object = resolve(schema, root: root)
+        let properties = object["properties"] as? [String: Any] ?? [:]
+        let keys = Set(table.map(\.key))
+        let missing = keys.subtracting(properties.keys).sorted()
+        let extra = Set(properties.keys).subtracting(keys).sorted()
+        if !missing.isEmpty { problems.append("\(path): the table has \(missing), the schema does not") }
+        if !extra.isEmpty { problems.append("\(path): the schema has \(extra), the table does not") }
+        if object["additionalProperties"] as? Bool != false { problems.append("\(path): the schema allows other members") }
+        let required = Set(object["required"] as? [String] ?? [])
+        for field in table {
+            if (field.presence != .optional) != required.contains(field.key) {
+                problems.append(
+                    "\(path).\(field.key): \(field.presence) in the table, \(required.contains(field.key) ? "" : "not ")required in the schema")
             }
-        } else if let array = value as? [Any], let items = resolved["items"] as? [String: Any] {
-            #expect(!array.isEmpty, "\(path) is empty: the complete report should exercise it")
-            for (index, element) in array.enumerated() {
-                check(element, items, root: root, path: "\(path)[\(index)]", problems: &problems)
+            guard let member = properties[field.key] as? [String: Any] else { continue }
+            compare(field.value, member, root: root, path: "\(path).\(field.key)", problems: &problems)
+        }
+    }
+
+    static func compare(_ value: FieldValue, _ member: [String: Any], root: [String: Any], path: String, problems: inout [String]) {
+        let reference = member["$ref"] as? String
+        let schema = resolve(member, root: root)
+        let type = schema["type"] as? String
+        func expect(_ condition: Bool, _ what: String) {
+            if !condition { problems.append("\(path): the table says \(what), the schema says \(member)") }
+        }
+        switch value {
+        case .string: expect(type == "string" || schema["enum"] is [String], "a string")
+        case .int, .int32, .uint64: expect(type == "integer" || schema["const"] is Int, "an integer")
+        case .double: expect(type == "number", "a number")
+        case .bool: expect(type == "boolean", "a boolean")
+        case .date: expect(reference == "#/$defs/date", "a date")
+        case .oneOf(let enumeration):
+            expect(schema["enum"] as? [String] == enumeration.rawValues, "one of \(enumeration.rawValues)")
+        case .strings: expect(type == "array" && (schema["items"] as? [String: Any])?["type"] as? String == "string", "strings")
+        case .stringMap:
+            expect(type == "object" && (schema["additionalProperties"] as? [String: Any])?["type"] as? String == "string", "a string map")
+        case .object(let nested):
+            expect(type == "object", "an object")
+            compare(nested.fields, member, root: root, path: path, problems: &problems)
+        case .array(let nested):
+            guard type == "array", let items = schema["items"] as? [String: Any] else { return expect(false, "an array") }
+            compare(nested.fields, items, root: root, path: "\(path)[]", problems: &problems)
+        }
+    }
+
+    /// Where an encoded object and the table disagree: a member the table has and the object
+    /// lacks (every field of the complete report is set), or one the table does not have.
+    static func members(_ value: Any, _ table: Table, path: String, problems: inout [String]) {
+        guard let object = value as? [String: Any] else { return problems.append("\(path) is not an object") }
+        let keys = Set(table.map(\.key))
+        let missing = keys.subtracting(object.keys).sorted()
+        let extra = Set(object.keys).subtracting(keys).sorted()
+        if !missing.isEmpty { problems.append("\(path): \(missing) not written") }
+        if !extra.isEmpty { problems.append("\(path): \(extra) written, not in the table") }
+        for field in table {
+            let key = field.key
+            switch field.value {
+            case .object(let nested):
+                if let member = object[key] { members(member, nested.fields, path: "\(path).\(key)", problems: &problems) }
+            case .array(let nested):
+                let elements = object[key] as? [Any] ?? []
+                if elements.isEmpty { problems.append("\(path).\(key) is empty: the complete report should exercise it") }
+                for (index, element) in elements.enumerated() {
+                    members(element, nested.fields, path: "\(path).\(key)[\(index)]", problems: &problems)
+                }
+            default: break
             }
         }
     }
 
-    @Test func theWriterAndTheModelWriteExactlyTheSchemasFields() throws {
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
+    @Test func theSchemaDeclaresExactlyTheTablesFields() throws {
+        let root = try Self.load()
+        var problems: [String] = []
+        Self.compare(DiagnosticsReport.fields, root, root: root, path: "$", problems: &problems)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        let version = (root["properties"] as? [String: Any])?["schemaVersion"] as? [String: Any]
+        #expect(version?["const"] as? Int == DiagnosticsReport.currentSchemaVersion)
+    }
+
+    @Test func theWriterAndTheCodableModelWriteExactlyTheTablesFields() throws {
         let report = Self.complete
         for (name, data) in [("writer", try report.encoded()), ("Codable", try FastJSONTests.codableEncoded(report))] {
-            let object = try JSONSerialization.jsonObject(with: data)
             var problems: [String] = []
-            check(object, root, root: root, path: "$", problems: &problems)
-            #expect(problems.isEmpty, "\(name): \(problems)")
+            Self.members(try JSONSerialization.jsonObject(with: data), DiagnosticsReport.fields, path: "$", problems: &problems)
+            #expect(problems.isEmpty, "\(name): \(problems.joined(separator: "\n"))")
         }
     }
 
@@ -92,5 +155,35 @@ struct ReportSchemaAgreementTests {
         #expect(decoded.ledger == report.ledger && decoded.schedulers == report.schedulers)
         #expect(decoded.run == report.run && decoded.sourceLines == report.sourceLines)
         #expect(decoded == report)
+    }
+
+    @Test func theReaderRequiresTheTablesRequiredFields() throws {
+        // Each required member of the top level and of a finding, removed in turn, is named.
+        let object = try #require(try JSONSerialization.jsonObject(with: Self.complete.encoded()) as? [String: Any])
+        for field in DiagnosticsReport.fields where field.presence == .required && field.key != "schemaVersion" {
+            let key = field.key
+            var broken = object
+            broken.removeValue(forKey: key)
+            let message = Self.message(try JSONSerialization.data(withJSONObject: broken))
+            #expect(message.contains("missing field '\(key)'"), "\(message)")
+        }
+        for field in ReportFinding.fields where field.presence == .required {
+            let key = field.key
+            var broken = object
+            var findings = try #require(broken["findings"] as? [[String: Any]])
+            findings[0].removeValue(forKey: key)
+            broken["findings"] = findings
+            let message = Self.message(try JSONSerialization.data(withJSONObject: broken))
+            #expect(message.contains("missing field '\(key)' in findings[0]"), "\(message)")
+        }
+    }
+
+    static func message(_ data: Data) -> String {
+        do {
+            _ = try DiagnosticsReport.decode(data, source: "r")
+            return "read without error"
+        } catch {
+            return error.description
+        }
     }
 }
