@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "ReactiveDiagTool", targets: ["ReactiveDiagTool"]),
         .executable(name: "reactive-diag", targets: ["reactive-diag"]),
         .executable(name: "reactive-diag-benchmark", targets: ["reactive-diag-benchmark"]),
+        // The benchmarks' shared harness, for the RxSwift integration's benchmark (not API).
+        .library(name: "_ReactiveDiagnosticsBenchmarkHarness", targets: ["_ReactiveDiagnosticsBenchmarkHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -119,13 +121,22 @@ let package = Package(
             path: "Tools/reactive-diag/Main",
             swiftSettings: swiftSettings
         ),
+        // Measuring, statistics, the table and the JSON of every benchmark executable.
+        .target(
+            name: "_ReactiveDiagnosticsBenchmarkHarness",
+            dependencies: ["ReactiveDiagnosticsReport"],
+            path: "Tools/Benchmarks/Harness",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "reactive-diag-benchmark",
             dependencies: [
                 "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagTool",
+                "_ReactiveDiagnosticsBenchmarkHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + openCombine,
             path: "Tools/Benchmarks",
+            exclude: ["Harness"],
             swiftSettings: swiftSettings
         ),
 

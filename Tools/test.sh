@@ -13,7 +13,8 @@
 #   Tools/test.sh --quick         steps 1 and 2 only
 #
 # Environment: REACTIVE_DIAGNOSTICS_FUZZ_SECONDS (default 60), REACTIVE_DIAGNOSTICS_STRESS_SECONDS
-# (default 3 per stress test).
+# (default 3 per stress test), REACTIVE_DIAGNOSTICS_STRESS_RUNS (default 100 runs per repeated
+# serial-delivery stress; 10 under Thread Sanitizer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Tools/Scripts/setup.sh
@@ -49,7 +50,7 @@ for module in ReactiveDiagnosticsTests CombineDiagnosticsTests EffectDiagnostics
     ReactiveDiagnosticsXCTestTests ReactiveDiagnosticsTestingTests; do
     tsan_log="$(mktemp)"
     tsan_status=0
-    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" timeout 900 swift test --skip-build --sanitize=thread \
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" REACTIVE_DIAGNOSTICS_STRESS_RUNS=10 timeout 900 swift test --skip-build --sanitize=thread \
         --scratch-path .build-tsan --filter "$module" >"$tsan_log" 2>&1 || tsan_status=$?
     reports="$(grep -c "WARNING: ThreadSanitizer" "$tsan_log" || true)"
     if [ "$tsan_status" -ne 0 ] || [ "$reports" -ne 0 ]; then

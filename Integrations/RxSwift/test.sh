@@ -81,3 +81,12 @@ fi
 # 4. Test.
 echo "==> swift test (RxSwift integration)" >&2
 swift_test_with_failure_summary "${swiftpm[@]}" --skip-build
+
+# 5. The hooks' benchmark builds and runs (a smoke run: figures come from -c release, Docs/Performance.md).
+echo "==> rx-diag-benchmark smoke run (RxSwift integration)" >&2
+smoke_json="$(mktemp)"
+trap 'rm -f "$log" "$smoke_json"' EXIT
+swift build "${swiftpm[@]}" --product rx-diag-benchmark >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+bin="$(swift build "${swiftpm[@]}" --show-bin-path)"
+"$bin/rx-diag-benchmark" --quick --repetitions 1 --json "$smoke_json" >/dev/null 2>"$log" \
+    || { cat "$log" >&2; echo "error: rx-diag-benchmark smoke run failed" >&2; exit 1; }

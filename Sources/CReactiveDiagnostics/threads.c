@@ -1,6 +1,7 @@
 #include "CReactiveDiagnostics.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,6 +37,39 @@ uint64_t rdiag_thread_id(void) {
     uint64_t id = 0;
     pthread_threadid_np(NULL, &id);
     return id;
+#endif
+}
+
+uint64_t rdiag_thread_id_cached(void) {
+    static _Thread_local uint64_t cached = 0;
+    if (cached == 0) {
+        cached = rdiag_thread_id();
+    }
+    return cached;
+}
+
+int rdiag_thread_name_of(uint64_t thread_id, char *name, size_t capacity) {
+    if (capacity == 0) {
+        return -1;
+    }
+    name[0] = 0;
+#if defined(__linux__)
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%llu/comm", (unsigned long long)thread_id);
+    FILE *file = fopen(path, "r");
+    if (file == NULL) {
+        return -1;
+    }
+    size_t length = fread(name, 1, capacity - 1, file);
+    fclose(file);
+    while (length > 0 && (name[length - 1] == '\n' || name[length - 1] == 0)) {
+        length--;
+    }
+    name[length] = 0;
+    return 0;
+#else
+    (void)thread_id;
+    return -1;
 #endif
 }
 

@@ -98,6 +98,29 @@ extension EffectsGuide {
     }
 }
 
+// "In place of a NotificationCenter": only where NotificationCenter's methods can be overridden.
+#if canImport(Darwin) || !compiler(>=6.3)
+extension EffectsGuide {
+    struct Substitute {
+        final class ThemeFollower {
+            private let center: NotificationCenter
+            private var token: (any NSObjectProtocol)?
+
+            init(center: NotificationCenter = .default) {
+                self.center = center
+            }
+
+            func start() {
+                token = center.addObserver(forName: .themeChanged, object: nil, queue: nil) { _ in /* … */ }
+            }
+        }
+
+        // In the test: the follower's forgotten token is an observerNotRemoved finding at `start()`.
+        let follower = ThemeFollower(center: NotificationCenter.default.diagnosed().asNotificationCenter)
+    }
+}
+#endif
+
 // "In tests"
 extension EffectsGuide {
     struct StoreTests {

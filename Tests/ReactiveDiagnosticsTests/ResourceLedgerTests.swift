@@ -149,4 +149,103 @@ struct ResourceLedgerTests {
         #expect(!ledger.isLive(token))
         _ = subscriber
     }
+
+    @Test func theWatchedObjectCanBeFoundFromItsToken() {
+        final class Observer {}
+        let ledger = ResourceLedger()
+        var observer: Observer? = Observer()
+        let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+        ledger.watch(token, object: observer!)
+        #expect(ledger.watchedObject(token) === observer)
+        #expect(ledger.watchedCount == 1)
+        observer = nil
+        #expect(ledger.watchedObject(token) == nil)
+        ledger.sweep()
+        #expect(ledger.watchedCount == 0)
+        #expect(ledger.watchedObject(.none) == nil)
+    }
+
+    @Test func sweepingWhenDueKeepsTheProbesBounded() {
+        final class Observer {}
+        let ledger = ResourceLedger()
+        var largest = 0
+        var sweeps = 0
+        for _ in 0..<10_000 {
+            let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+            ledger.watch(token, object: Observer())   // gone at once
+            if ledger.sweepIfDue() > 0 { sweeps += 1 }
+            largest = max(largest, ledger.watchedCount)
+        }
+        #expect(largest <= 1_024, "swept once the floor is reached: \(largest)")
+        #expect(sweeps >= 9)
+        #expect(ledger.liveCount(of: .subscription) < 1_024)
+
+        // Alive objects double the threshold: the sweeps stay amortized O(1) per resource.
+        var kept: [Observer] = []
+        for _ in 0..<5_000 {
+            let observer = Observer()
+            kept.append(observer)
+            let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+            ledger.watch(token, object: observer)
+            ledger.sweepIfDue()
+        }
+        #expect(ledger.watchedCount >= 5_000)
+        #expect(ledger.liveCount(of: .subscription) >= 5_000)
+        kept.removeAll()
+        ledger.sweep()
+        #expect(ledger.liveCount(of: .subscription) == 0)
+    }
+
+    @Test func heldResourcesEndWhenTheLedgerHoldsTheLastReference() {
+        final class Storage {}
+        let ledger = ResourceLedger()
+        var storage: Storage? = Storage()
+        var others: [Storage] = []
+        let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+        ledger.hold(token, object: storage!)
+        for _ in 0..<3 {
+            let other = Storage()
+            others.append(other)
+            ledger.hold(ledger.register(kind: .subscription, label: label, stack: .none, test: .none), object: other)
+        }
+        #expect(ledger.watchedObject(token) === storage)
+        #expect(ledger.heldResource(for: storage!)?.token == token)
+        #expect(ledger.sweep() == 0)
+        storage = nil
+        #expect(ledger.sweep() == 1)
+        #expect(!ledger.isLive(token) && ledger.watchedObject(token) == nil)
+        others.removeFirst()
+        #expect(ledger.sweep() == 1)
+        #expect(ledger.liveCount(of: .subscription) == 2 && ledger.watchedCount == 2)
+        others.removeAll()
+        #expect(ledger.sweep() == 2)
+        #expect(ledger.watchedCount == 0)
+    }
+
+    @Test func releasedObjectsOfARecycledPoolAreHandedOutAgain() {
+        final class Storage {}
+        let ledger = ResourceLedger()
+        let pool = ObjectIdentifier(Storage.self)
+        ledger.recycle(pool, keeping: 16 * 2)   // two per shard
+        var made = 0
+        func register() -> AnyObject {
+            ledger.registerHeld(kind: .subscription, label: label, stack: .none, test: .none, pool: pool) {
+                made += 1
+                return Storage()
+            }.object
+        }
+        var storages = (0..<3).map { _ in register() }
+        #expect(made == 3 && ledger.liveCount(of: .subscription) == 3 && ledger.watchedCount == 3)
+        let identities = Set(storages.map(ObjectIdentifier.init))
+        storages.removeAll()
+        #expect(ledger.sweep() == 3 && ledger.watchedCount == 0)
+        // This thread's shard kept two of the three (its capacity); the next two come from there.
+        let reused = [register(), register()]
+        #expect(made == 3, "no new object while the pool has some")
+        #expect(reused.allSatisfy { identities.contains(ObjectIdentifier($0)) })
+        _ = register()
+        #expect(made == 4)
+        #expect(ledger.liveCount(of: .subscription) == 3)
+        #expect(ledger.heldResource(for: reused[0])?.kind == .subscription)
+    }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReactiveDiagnostics
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// The instrumentation-cost benchmark: every instrumented case measured against its
 /// uninstrumented twin in the same run; prints a table and writes JSON.
@@ -20,14 +20,14 @@ struct Benchmarks: ParsableCommand {
             """)
 
     /// The suites, in the order they run.
-    static let suites: [(name: String, run: @Sendable (BenchmarkContext) -> [BenchmarkResult])] = [
-        ("capture", CaptureBenchmarks.run),
-        ("ledger", LedgerBenchmarks.run),
-        ("memory", MemoryBenchmark.run),
-        ("combine", CombineBenchmarks.run),
-        ("scheduler", SchedulerBenchmarks.run),
-        ("concurrency", ConcurrencyBenchmarks.run),
-        ("report", ReportBenchmarks.run),
+    static let suites: [BenchmarkSuite] = [
+        BenchmarkSuite("capture", run: CaptureBenchmarks.run),
+        BenchmarkSuite("ledger", run: LedgerBenchmarks.run),
+        BenchmarkSuite("memory", run: MemoryBenchmark.run),
+        BenchmarkSuite("combine", run: CombineBenchmarks.run),
+        BenchmarkSuite("scheduler", run: SchedulerBenchmarks.run),
+        BenchmarkSuite("concurrency", run: ConcurrencyBenchmarks.run),
+        BenchmarkSuite("report", run: ReportBenchmarks.run),
     ]
 
     @Flag(help: "Fewer operations and 3 repetitions: a smoke run, not figures to quote.")
@@ -58,15 +58,9 @@ struct Benchmarks: ParsableCommand {
         if let profile, !Profiling.names.contains(profile) {
             throw ValidationError("unknown --profile case '\(profile)'; one of: \(Profiling.names.joined(separator: ", "))")
         }
-        if let only, Self.suites.allSatisfy({ !Self.selects(only, suite: $0.name) }) {
+        if let only, Self.suites.allSatisfy({ !BenchmarkRunner.selects(only, suite: $0.name) }) {
             throw ValidationError("--only '\(only)' matches no suite; the suites are \(Self.suites.map(\.name).joined(separator: ", "))")
         }
-    }
-
-    /// Whether `--only value` runs the suite `name`: a suite's name, a prefix of it, or a
-    /// dotted result name inside it.
-    static func selects(_ value: String, suite name: String) -> Bool {
-        name.hasPrefix(value) || value.hasPrefix(name + ".")
     }
 
     func run() throws {
@@ -75,31 +69,8 @@ struct Benchmarks: ParsableCommand {
             return
         }
         let context = BenchmarkContext(quick: quick, repetitions: repetitions ?? (quick ? 3 : 7))
-        #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; run with -c release for real figures\n".utf8))
-        #endif
-
-        var results: [BenchmarkResult] = []
-        let started = now()
-        for suite in Self.suites where only.map({ Self.selects($0, suite: suite.name) }) ?? true {
-            FileHandle.standardError.write(Data("running \(suite.name)…\n".utf8))
-            let suiteResults = suite.run(context).filter { result in
-                guard let only, only.contains(".") else { return true }
-                return result.name.hasPrefix(only)
-            }
-            results += suiteResults
-            print(BenchmarkTable.render(suiteResults), terminator: "")
-        }
-        let run = BenchmarkRun(
-            machine: Machine.description, toolchain: Machine.toolchain, date: ReportDates.format(Date()),
-            repetitions: context.repetitions, results: results)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let url = URL(fileURLWithPath: json)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try encoder.encode(run).write(to: url)
+        let results = try BenchmarkRunner.run(Self.suites, context: context, only: only, json: json)
         let missed = results.filter { $0.met == false }
-        print(BenchmarkTable.summary(results: results, seconds: Double(now() - started) / 1e9, json: json))
         if !missed.isEmpty && strict {
             throw ExitCode(1)
         }

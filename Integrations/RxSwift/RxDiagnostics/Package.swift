@@ -16,11 +16,13 @@ let package = Package(
     name: "RxDiagnostics",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "RxDiagnostics", targets: ["RxDiagnostics"])
+        .library(name: "RxDiagnostics", targets: ["RxDiagnostics"]),
+        .executable(name: "rx-diag-benchmark", targets: ["rx-diag-benchmark"]),
     ],
     dependencies: [
         .package(name: "ReactiveDiagnostics", path: "../../.."),
         .package(url: "https://github.com/ReactiveX/RxSwift", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -31,22 +33,40 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the hooks cost against RxSwift with the hooks off (Docs/Performance.md), on the
+        // root package's benchmark harness.
+        .executableTarget(
+            name: "rx-diag-benchmark",
+            dependencies: [
+                "RxDiagnostics",
+                .product(name: "_ReactiveDiagnosticsBenchmarkHarness", package: "ReactiveDiagnostics"),
+                .product(name: "RxSwift", package: "RxSwift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks",
+            swiftSettings: swiftSettings
+        ),
         // The blocks of Docs/RxSwift.md, compiled (not a product; nothing runs it).
         .target(
             name: "RxDiagnosticsDocSnippets",
             dependencies: [
                 "RxDiagnostics",
                 .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
+                .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
                 .product(name: "RxSwift", package: "RxSwift"),
                 .product(name: "RxRelay", package: "RxSwift"),
             ],
             path: "Tests/RxDiagnosticsDocSnippets",
             swiftSettings: swiftSettings
         ),
+        // Also runs its own XCTest and Swift Testing fixtures in child processes, to check the
+        // documented one-line setups (DiagnosedTestCase, the .diagnosed trait) end to end.
         .testTarget(
             name: "RxDiagnosticsTests",
             dependencies: [
                 "RxDiagnostics",
+                .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
+                .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
                 .product(name: "RxSwift", package: "RxSwift"),
                 .product(name: "RxRelay", package: "RxSwift"),
                 .product(name: "RxTest", package: "RxSwift"),

@@ -68,6 +68,14 @@ char *_Nullable rdiag_demangle(const char *_Nonnull symbol);
 /// The kernel's id for the calling thread (what `ps -L`, gdb and crash logs show).
 uint64_t rdiag_thread_id(void);
 
+/// The same id as `rdiag_thread_id`, cached per thread: cheap enough for the hot path
+/// (a thread-local read after the first call). Never 0.
+uint64_t rdiag_thread_id_cached(void);
+
+/// Writes the name of the thread `thread_id` (a `rdiag_thread_id` of this process), read
+/// from `/proc` on Linux. Returns 0 on success, -1 where it cannot be known.
+int rdiag_thread_name_of(uint64_t thread_id, char *_Nonnull name, size_t capacity);
+
 /// 1 when the calling thread is the process's initial thread.
 int rdiag_is_process_main_thread(void);
 

@@ -46,6 +46,8 @@ public struct Configuration: Sendable {
     /// and when a finding fails a test. Off, reports say so in `sourceLines` and failures fall
     /// back to the test's own location; `REACTIVE_DIAGNOSTICS_SYMBOLIZER=none` turns it off too.
     public var resolvesSourceLines = true
+    /// How deliveries that change threads are held open to meet a concurrent emitter.
+    public var threadHopProbe = ThreadHopProbe()
 
     /// Default configuration.
     public init() {}
@@ -70,6 +72,8 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_FRAMEWORK_MODULES` | modules folded like frameworks | `MyKit,Vendor` |
     /// | `REACTIVE_DIAGNOSTICS_LONG_ACTION_MS` | long-action threshold | `100` |
     /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
+    /// | `REACTIVE_DIAGNOSTICS_HOP_PROBES` | first thread-hop probes per stream (`0`: probing off) | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_HOP_PROBE_BUDGET_MS` | what all thread-hop probes may wait | `200` |
     ///
     /// - Throws: ``ConfigurationError`` naming the variable whose value is not understood.
     public init(environment: [String: String]) throws(ConfigurationError) {
@@ -119,6 +123,13 @@ public struct Configuration: Sendable {
             longActionThreshold = .milliseconds(threshold)
         }
         if let maximum = try number("MAX_FINDINGS", in: 1...100_000_000) { maximumFindings = maximum }
+        if let probes = try number("HOP_PROBES", in: 0...255) {
+            threadHopProbe.probesPerStream = probes
+            if probes == 0 { threadHopProbe.thereafterEvery = 0 }
+        }
+        if let budget = try number("HOP_PROBE_BUDGET_MS", in: 0...3_600_000) {
+            threadHopProbe.budget = .milliseconds(budget)
+        }
     }
 
     /// The report path with `%p` and `%n` expanded for this process.

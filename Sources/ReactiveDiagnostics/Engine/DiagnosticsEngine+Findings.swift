@@ -40,10 +40,9 @@ extension DiagnosticsEngine {
         return finding
     }
 
-    /// Adds the calling thread's stack and identity to a recorded finding (the other side
-    /// of a concurrent delivery).
-    func attachRelatedStack(toFinding id: Int, thread: ThreadInfo) {
-        let stack = captureEventStack()
+    /// Adds the other side of a concurrent delivery to a recorded finding: the stack and
+    /// thread of the delivery that was in progress.
+    func attachRelatedStack(_ stack: StackID, thread: ThreadInfo, toFinding id: Int) {
         findingStore.update(id) { finding in
             finding.relatedStack = stack
             finding.otherThread = thread

@@ -52,6 +52,8 @@ public final class DiagnosticsEngine: Sendable {
     private let hotEnabled: Atomic<Bool>
     let hotStackDepth: Atomic<Int>
     private let hotEventStacks: Atomic<Bool>
+    /// Thread-hop probe settings and what is left of their budget.
+    let hopProbes: HopProbeBudget
     let probes = LockedValue([SchedulerProbe]())
     let premature = PrematureCancelLedger()
     let tests = LockedValue(TestLog())
@@ -79,6 +81,7 @@ public final class DiagnosticsEngine: Sendable {
         hotEnabled = Atomic(configuration.isEnabled)
         hotStackDepth = Atomic(configuration.capturesAllocationStacks ? configuration.stackDepth : 0)
         hotEventStacks = Atomic(configuration.capturesEventStacks)
+        hopProbes = HopProbeBudget(configuration.threadHopProbe)
         findingStore = FindingStore(capacity: configuration.maximumFindings)
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
         MainQueue.install()
@@ -115,10 +118,16 @@ public final class DiagnosticsEngine: Sendable {
 
     /// Replaces the configuration. Resources and findings already recorded are kept.
     public func configure(_ configuration: Configuration) {
-        settings.withLock { $0 = configuration }
+        let previous = settings.withLock { settings in
+            defer { settings = configuration }
+            return settings
+        }
         hotEnabled.store(configuration.isEnabled, ordering: .relaxed)
         hotStackDepth.store(configuration.capturesAllocationStacks ? configuration.stackDepth : 0, ordering: .relaxed)
         hotEventStacks.store(configuration.capturesEventStacks, ordering: .relaxed)
+        if previous.threadHopProbe != configuration.threadHopProbe {
+            hopProbes.update(configuration.threadHopProbe)   // a new budget only for new settings
+        }
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
         updateJournal(for: configuration)
     }

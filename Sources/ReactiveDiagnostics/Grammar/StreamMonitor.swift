@@ -93,10 +93,9 @@ public final class StreamMonitor: Sendable {
 
     private let phase = Atomic<UInt8>(State.awaitingSubscription.rawValue)
     private let demand = Atomic<Int>(0)
-    private let owner = Atomic<UInt>(0)
     private let values = Atomic<Int>(0)
-    private let pendingPeerFinding = Atomic<Int>(0)
     private let registered = Atomic<Bool>(true)
+    private let serial: SerialDelivery
 
     init(
         engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, options: Options,
@@ -106,6 +105,7 @@ public final class StreamMonitor: Sendable {
         self.label = label
         self.contract = contract
         self.options = options
+        serial = SerialDelivery(probes: engine.hopProbes.probesPerStream)
         let stack = allocationStack ?? engine.captureAllocationStack()
         self.allocationStack = stack
         let test = test ?? engine.currentTest()
@@ -230,7 +230,7 @@ public final class StreamMonitor: Sendable {
         } else if options.tracksDemand {
             addDemand(additionalDemand.stored)
         }
-        release(delivery)
+        release(delivery, afterValue: true)
     }
 
     @inline(__always)
@@ -320,7 +320,7 @@ public final class StreamMonitor: Sendable {
 
     /// The downstream returned from the terminal event.
     public func didTerminate(_ delivery: Delivery) {
-        release(delivery)
+        release(delivery, afterValue: false)
     }
 
     private func checkTermination(_ state: State, failure: String?, contract: StreamContract) {
@@ -369,37 +369,38 @@ public final class StreamMonitor: Sendable {
     @inline(__always)
     private func claimDelivery(event: String) -> Delivery.Claim {
         let me = currentThreadToken()
-        let (exchanged, original) = owner.compareExchange(expected: 0, desired: me, ordering: .acquiring)
-        if exchanged {
+        let other = serial.claim(me)
+        if other == 0 {
             return .owner
         }
-        if original == me {
+        if other == me {
             report(.reentrantDelivery,
                    "\(name) received \(event) while it was still handling a previous one on the same thread (re-entrant delivery)",
                    details: ["event": event])
             return .reentrant
         }
-        let id = report(.concurrentDelivery,
-                        "\(name) received \(event) on one thread while another thread was still delivering to it; signals must be serial (Reactive Streams 1.3)",
-                        details: ["event": event])
-        if let id {
-            pendingPeerFinding.store(id, ordering: .relaxed)
-        }
+        reportConcurrentDelivery(event: event, other: other)
         return .concurrent
     }
 
+    /// The slow path of a collision: ask the delivering thread for its side first, so that it
+    /// can give it when its delivery ends, then record the finding (see ``SerialDelivery``).
+    @inline(never)
+    private func reportConcurrentDelivery(event: String, other: UInt64) {
+        let requested = serial.collided(with: other)
+        let id = report(.concurrentDelivery,
+                        "\(name) received \(event) on one thread while another thread was still delivering to it; signals must be serial (Reactive Streams 1.3)",
+                        details: ["event": event], otherThread: .other(id: other))
+        if requested {
+            serial.post(finding: id, engine: engine)
+        }
+    }
+
     @inline(__always)
-    private func release(_ delivery: Delivery) {
+    private func release(_ delivery: Delivery, afterValue: Bool) {
         restoreTest(delivery.previousTest)
         guard delivery.claim == .owner else { return }
-        if pendingPeerFinding.load(ordering: .relaxed) != 0 {
-            let finding = pendingPeerFinding.exchange(0, ordering: .relaxed)
-            if finding != 0 {
-                // We were the other thread of a concurrent delivery: add our side of the story.
-                engine.attachRelatedStack(toFinding: finding, thread: .current)
-            }
-        }
-        owner.store(0, ordering: .releasing)
+        serial.release(afterValue: afterValue, engine: engine)
     }
 
     @inline(__always)
@@ -419,10 +420,12 @@ public final class StreamMonitor: Sendable {
     // MARK: Findings
 
     @discardableResult
-    private func report(_ kind: FindingKind, _ message: String, details: [String: String] = [:]) -> Int? {
+    private func report(
+        _ kind: FindingKind, _ message: String, details: [String: String] = [:], otherThread: ThreadInfo? = nil
+    ) -> Int? {
         engine.record(FindingDraft(
             kind: kind, message: message, label: label.name, resourceKind: options.resourceKind, test: test,
-            allocationStack: allocationStack, details: details))?.id
+            allocationStack: allocationStack, otherThread: otherThread, details: details))?.id
     }
 
     private static func describe(_ state: State) -> String {

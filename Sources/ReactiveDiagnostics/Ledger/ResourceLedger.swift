@@ -31,29 +31,35 @@ package final class ResourceLedger: Sendable {
         var isLive: Bool
     }
 
-    private struct ShardState {
+    struct ShardState {
         var slots: [Slot] = []
         var freeHead: UInt32 = .max
+        /// Objects held for resources of this shard (``hold(_:object:pool:)``).
+        var held: [HeldEntry] = []
+        /// Released held objects kept for reuse (``recycle(_:keeping:)``), one list per pool.
+        var pools: [HeldPool] = []
     }
 
-    private final class Shard: Sendable {
+    final class Shard: Sendable {
         let state = LockedValue(ShardState())
     }
 
     static let shardCount = 16
 
-    private let shards: [Shard] = (0..<ResourceLedger.shardCount).map { _ in Shard() }
-    private let live = AtomicCounters(count: ResourceKind.maximumCount)
+    let shards: [Shard] = (0..<ResourceLedger.shardCount).map { _ in Shard() }
+    let live = AtomicCounters(count: ResourceKind.maximumCount)
     private let peaks = AtomicCounters(count: ResourceKind.maximumCount)
     private let registered = AtomicCounters(count: ResourceKind.maximumCount)
     private let epoch = Atomic<UInt32>(0)
-    private let probes = LivenessProbes()
+    let probes = LivenessProbes()
+    /// Held objects in all shards.
+    let heldCount = Atomic<Int>(0)
 
     /// Creates an empty ledger.
     package init() {}
 
     @inline(__always)
-    private func shardForCurrentThread() -> Int {
+    func shardForCurrentThread() -> Int {
         Int(rdiag_thread_shard()) & (Self.shardCount - 1)
     }
 
@@ -63,26 +69,42 @@ package final class ResourceLedger: Sendable {
     /// - Complexity: O(1) amortized; one shard lock and three relaxed atomics.
     package func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
-        let currentEpoch = epoch.load(ordering: .relaxed)
-        let (index, generation) = shards[shardIndex].state.withLock { state -> (Int, UInt16) in
-            if state.freeHead != .max {
-                let index = Int(state.freeHead)
-                state.freeHead = state.slots[index].epochOrNextFree
-                let generation = state.slots[index].generation &+ 1
-                state.slots[index] = Slot(
-                    stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
-                    generation: generation, kind: kind.index, isLive: true)
-                return (index, generation)
-            }
-            state.slots.append(Slot(
-                stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: currentEpoch,
-                generation: 0, kind: kind.index, isLive: true))
-            return (state.slots.count - 1, 0)
+        let slot = newSlot(kind: kind, label: label, stack: stack, test: test)
+        let token = shards[shardIndex].state.withLock { state in
+            Self.occupy(&state, with: slot, shard: shardIndex)
         }
+        counted(kind)
+        return token
+    }
+
+    /// A live slot for a resource registered now.
+    @inline(__always)
+    func newSlot(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> Slot {
+        Slot(stack: stack.rawValue, label: label.id, test: test.rawValue, epochOrNextFree: epoch.load(ordering: .relaxed),
+             generation: 0, kind: kind.index, isLive: true)
+    }
+
+    /// Stores `slot` in a free slot of the shard (or a new one); under the shard's lock.
+    @inline(__always)
+    static func occupy(_ state: inout ShardState, with slot: Slot, shard: Int) -> ResourceToken {
+        var slot = slot
+        if state.freeHead != .max {
+            let index = Int(state.freeHead)
+            state.freeHead = state.slots[index].epochOrNextFree
+            slot.generation = state.slots[index].generation &+ 1
+            state.slots[index] = slot
+            return ResourceToken(shard: shard, index: index, generation: slot.generation)
+        }
+        state.slots.append(slot)
+        return ResourceToken(shard: shard, index: state.slots.count - 1, generation: 0)
+    }
+
+    /// Counts a registration of `kind` (after its slot was stored).
+    @inline(__always)
+    func counted(_ kind: ResourceKind) {
         let kindIndex = Int(kind.index)
         registered.add(kindIndex, 1)
         peaks.raise(kindIndex, to: live.add(kindIndex, 1))
-        return ResourceToken(shard: shardIndex, index: index, generation: generation)
     }
 
     /// Unregisters a resource.
@@ -92,17 +114,24 @@ package final class ResourceLedger: Sendable {
     package func unregister(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
         let kind: Int? = shards[token.shard].state.withLock { state in
-            guard token.index < state.slots.count else { return nil }
-            let slot = state.slots[token.index]
-            guard slot.isLive, slot.generation == token.generation else { return nil }
-            state.slots[token.index].isLive = false
-            state.slots[token.index].epochOrNextFree = state.freeHead
-            state.freeHead = UInt32(token.index)
-            return Int(slot.kind)
+            Self.vacate(&state, token)
         }
         guard let kind else { return false }
         live.add(kind, -1)
         return true
+    }
+
+    /// Frees the slot of `token` if it is still its live resource; returns the kind's index.
+    /// Under the shard's lock.
+    @inline(__always)
+    static func vacate(_ state: inout ShardState, _ token: ResourceToken) -> Int? {
+        guard token.index < state.slots.count else { return nil }
+        let slot = state.slots[token.index]
+        guard slot.isLive, slot.generation == token.generation else { return nil }
+        state.slots[token.index].isLive = false
+        state.slots[token.index].epochOrNextFree = state.freeHead
+        state.freeHead = UInt32(token.index)
+        return Int(slot.kind)
     }
 
     /// Whether the resource behind `token` is still registered.
@@ -178,61 +207,5 @@ package final class ResourceLedger: Sendable {
     /// Live resources attributed to `test` (parallel runners).
     package func liveResources(test: TestIdentity) -> [LiveResource] {
         liveResources(where: { $0.test == test.rawValue })
-    }
-
-    // MARK: Liveness probes
-
-    /// Ties a registered resource to `object`: when the object is deallocated the resource
-    /// is unregistered at the next ``sweep()``. For frameworks that report no deallocation.
-    package func watch(_ token: ResourceToken, object: AnyObject) {
-        probes.add(token, object: object)
-    }
-
-    /// Stops watching `token` (after it was unregistered explicitly).
-    package func unwatch(_ token: ResourceToken) {
-        probes.remove(token)
-    }
-
-    /// Unregisters watched resources whose objects are gone. Returns how many.
-    @discardableResult
-    package func sweep() -> Int {
-        var swept = 0
-        for token in probes.collectDeallocated() where unregister(token) {
-            swept += 1
-        }
-        return swept
-    }
-}
-
-/// Weak references from resources to the objects whose lifetime defines them.
-private final class LivenessProbes: Sendable {
-    // Unchecked: the object is only ever compared with nil, never used.
-    private struct Weak: @unchecked Sendable {
-        weak var object: AnyObject?
-    }
-
-    private let state = LockedValue([ResourceToken: Weak]())
-
-    func add(_ token: ResourceToken, object: AnyObject) {
-        let probe = Weak(object: object)
-        state.withLock { $0[token] = probe }
-    }
-
-    func remove(_ token: ResourceToken) {
-        _ = state.withLock { $0.removeValue(forKey: token) }
-    }
-
-    func collectDeallocated() -> [ResourceToken] {
-        // Loading a weak reference makes a temporary strong one; releasing it can be the last
-        // release and run a deinit (user code), so the references are read outside the lock.
-        let snapshot = state.withLock { $0 }
-        let gone = snapshot.filter { $0.value.object == nil }.map(\.key)
-        guard !gone.isEmpty else { return [] }
-        state.withLock { probes in
-            for token in gone {
-                probes.removeValue(forKey: token)
-            }
-        }
-        return gone
     }
 }

@@ -44,8 +44,8 @@ extension FindingCatalog {
         FindingKindInfo(
             name: "concurrentDelivery", group: .grammar, defaultSeverity: .error, definedBy: nil,
             summary: "Two threads delivered signals to one subscriber at the same time (Reactive Streams 1.3: signals must be serial).",
-            description: "Two threads delivered signals to one subscriber at the same time (Reactive Streams 1.3: signals must be serial). Both stacks are shown: the event's, and the other thread's delivery.",
-            causes: "Subjects sent to from several queues; callbacks from a thread pool forwarded into one subject; `merge` written by hand without a lock.",
+            description: "Two threads delivered signals to one subscriber at the same time (Reactive Streams 1.3: signals must be serial). Both threads and both stacks are shown: the event's, and the other thread's delivery. The other thread is named from the moment of the collision (the delivering thread's kernel id is what claims a delivery); its stack is added when its delivery ends, whichever of the two threads is faster. A delivery that arrived on another thread than the previous one stays claimed a little after its downstream returned, so that an emitter whose own locks line the two threads up is still caught ([thread-hop probes](Configuration.md#thread-hop-probes)); a serial source that hops threads never is. One finding per collision.",
+            causes: "Subjects sent to from several queues; callbacks from a thread pool forwarded into one subject; `merge` written by hand without a lock; an RxSwift `Observable.create` whose closure calls `onNext` from two queues (RxSwift's \"Synchronization anomaly\").",
             fix: "Funnel sends through one serial queue (`receive(on:)`), or protect the producer with a lock."),
         FindingKindInfo(
             name: "concurrentIteration", group: .grammar, defaultSeverity: .error, definedBy: nil,
@@ -87,8 +87,8 @@ extension FindingCatalog {
             name: "leakedSubscription", group: .lifetime, defaultSeverity: .error, definedBy: nil,
             summary: "A subscription was still alive when its test ended (after the settle time): it never completed, failed or was cancelled.",
             description: "A subscription was still alive when its test ended (after the settle time): it never completed, failed or was cancelled. Usually a retain cycle, or a cancellable stored in an object that outlives the test.",
-            causes: "A sink capturing `self` strongly while its cancellable is stored in `self`; `assign(to:on: self)`; a never-ending stream subscribed without a matching cancel; a `cancellables` property of an XCTestCase not cleared in `tearDown()`; in Swift Concurrency, a `for await` loop over a stream nobody finishes, in a task nobody cancels (an *iteration* of a diagnosed stream or sequence, shown with where it iterates and where the stream was made).",
-            fix: "Capture `[weak self]`, use `assign(to: &$property)`, complete the stream (`first()`, `prefix`), cancel on teardown."),
+            causes: "A sink capturing `self` strongly while its cancellable is stored in `self`; `assign(to:on: self)`; a never-ending stream subscribed without a matching cancel; a `cancellables` property of an XCTestCase not cleared in `tearDown()`; in RxSwift, `subscribe(onNext: { self.… }).disposed(by: self.disposeBag)` on a subject `self` owns, or an `Observable.interval` in a bag that outlives the screen (found with no code change by `RxDiagnosticsHooks.install()`, labelled `subscribe(onNext:)`, see [RxSwift](RxSwift.md)); in Swift Concurrency, a `for await` loop over a stream nobody finishes, in a task nobody cancels (an *iteration* of a diagnosed stream or sequence, shown with where it iterates and where the stream was made: see [Swift Concurrency](Concurrency.md)).",
+            fix: "Capture `[weak self]`, use `assign(to: &$property)`, complete the stream (`first()`, `prefix`, `take(1)`), cancel or dispose on teardown."),
         FindingKindInfo(
             name: "leakedResource", group: .lifetime, defaultSeverity: .error, definedBy: nil,
             summary: "A tracked resource of a custom kind (`engine.track(.named(\"socket\"), label:)`) was still alive at the end of its test.",
@@ -139,7 +139,7 @@ extension FindingCatalog {
             fix: "Move the work off the queue, or split it."),
         FindingKindInfo(
             name: "unhandledError", group: .rxSwift, defaultSeverity: .error, definedBy: "RxDiagnostics",
-            summary: "An RxSwift subscription without `onError` received an error.",
+            summary: "An RxSwift subscription without `onError` received an error; with `RxDiagnosticsHooks.install()` every closure-based `subscribe` is covered, at its `subscribe` line.",
             description: "An RxSwift subscription without an `onError` handler received an error: RxSwift only prints it in debug builds, and the failure is lost.",
             causes: "`subscribe(onNext:)` on a stream that can fail; a `flatMap` whose inner stream fails; `bind(to:)` on a failable stream.",
             fix: "Handle the error (`subscribe(onNext:onError:)`), or make the stream infallible (`catchAndReturn`, `asDriver(onErrorJustReturn:)`)."),

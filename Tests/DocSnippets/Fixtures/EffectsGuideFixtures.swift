@@ -46,4 +46,5 @@ extension EffectsGuide {
 
 extension Notification.Name {
     static let sessionExpired = Notification.Name("SessionExpired")
+    static let themeChanged = Notification.Name("ThemeChanged")
 }

@@ -2,6 +2,7 @@ import CReactiveDiagnostics
 import Foundation
 import ReactiveDiagnostics
 import Runtime
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// Backtrace capture and interning at several depths, against Foundation's
 /// `Thread.callStackReturnAddresses` and the Swift runtime's `Backtrace.capture()`.

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import OpenCombineShim
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// Combine: events through a pipeline, sends to one subscriber, subscribe + cancel, global
 /// instrumentation; each instrumented case against its plain twin in the same run.

@@ -2,6 +2,7 @@ import ConcurrencyDiagnostics
 import Dispatch
 import Foundation
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// Swift Concurrency: an element through a diagnosed stream, and a job through the diagnostic
 /// executor, each against its plain twin in the same run.

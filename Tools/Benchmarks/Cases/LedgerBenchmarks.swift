@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// Ledger register/unregister from 1, 2 and 4 threads at once.
 ///

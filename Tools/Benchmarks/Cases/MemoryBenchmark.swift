@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// Bytes the ledger and the interner add per live tracked resource, with 1,000,000 alive
 /// from 1,000 distinct allocation sites. The tokens (8 bytes each, held by the resources

@@ -1,6 +1,7 @@
 import Foundation
 import ReactiveDiagTool
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// Writing a report with 100,000 findings, and reading it back.
 enum ReportBenchmarks {

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import OpenCombineShim
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// A diagnostic scheduler around a DispatchQueue: schedule + run, against the queue itself.
 enum SchedulerBenchmarks {

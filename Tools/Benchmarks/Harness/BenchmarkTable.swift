@@ -1,8 +1,9 @@
 import Foundation
 
 /// The human-readable table.
-enum BenchmarkTable {
-    static func format(_ value: Double) -> String {
+public enum BenchmarkTable {
+    /// A figure with the digits that matter.
+    public static func format(_ value: Double) -> String {
         if value >= 100 { return String(format: "%.0f", value) }
         if value >= 10 { return String(format: "%.1f", value) }
         return String(format: "%.3f", value)
@@ -12,7 +13,8 @@ enum BenchmarkTable {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
-    static func render(_ results: [BenchmarkResult]) -> String {
+    /// One line per result: name, median, spread, target, verdict.
+    public static func render(_ results: [BenchmarkResult]) -> String {
         var lines: [String] = []
         for result in results {
             let stats = result.statistics
@@ -24,7 +26,8 @@ enum BenchmarkTable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func summary(results: [BenchmarkResult], seconds: Double, json: String) -> String {
+    /// The closing line: targets met, time taken, where the JSON went.
+    public static func summary(results: [BenchmarkResult], seconds: Double, json: String) -> String {
         let targeted = results.filter { $0.target != nil }
         let met = targeted.filter { $0.met == true }.count
         return "\n\(met) of \(targeted.count) targets met in \(String(format: "%.0f", seconds)) s; results: \(json)"
@@ -32,8 +35,9 @@ enum BenchmarkTable {
 }
 
 /// What machine the figures come from.
-enum Machine {
-    static var description: String {
+public enum Machine {
+    /// CPU, cores, memory and system.
+    public static var description: String {
         var cpu = "unknown CPU"
         if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
@@ -44,7 +48,8 @@ enum Machine {
         return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
     }
 
-    static var toolchain: String {
+    /// The Swift toolchain that built the benchmark.
+    public static var toolchain: String {
         #if compiler(>=6.3)
         return "Swift 6.3"
         #else

@@ -1,8 +1,8 @@
 /// Measurement helpers: each returns nanoseconds per operation for one repetition.
-enum Measure {
+public enum Measure {
     /// Runs `body` `operations` times after a warm-up and returns ns per operation.
     @inline(never)
-    static func perOperation(_ operations: Int, warmUp: Int? = nil, _ body: () -> Void) -> Double {
+    public static func perOperation(_ operations: Int, warmUp: Int? = nil, _ body: () -> Void) -> Double {
         for _ in 0..<(warmUp ?? max(operations / 10, 1)) { body() }
         let start = now()
         for _ in 0..<operations { body() }
@@ -11,7 +11,7 @@ enum Measure {
 
     /// Times one batch that performs `operations` operations in total.
     @inline(never)
-    static func batch(_ operations: Int, _ body: () -> Void) -> Double {
+    public static func batch(_ operations: Int, _ body: () -> Void) -> Double {
         let start = now()
         body()
         return Double(now() - start) / Double(operations)
@@ -19,7 +19,7 @@ enum Measure {
 
     /// Measures `baseline` and `instrumented` alternately `repetitions` times (so drift and
     /// noise hit both alike) and returns both series plus their per-repetition ratios.
-    static func paired(
+    public static func paired(
         repetitions: Int, baseline: () -> Double, instrumented: () -> Double
     ) -> (baseline: Statistics, instrumented: Statistics, ratio: Statistics) {
         var base: [Double] = []

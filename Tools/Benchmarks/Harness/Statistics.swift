@@ -1,11 +1,16 @@
 /// Median and spread of repeated measurements.
-struct Statistics: Codable, Sendable {
-    var median: Double
-    var minimum: Double
-    var maximum: Double
-    var samples: [Double]
+public struct Statistics: Codable, Sendable {
+    /// The middle sample.
+    public var median: Double
+    /// The smallest sample.
+    public var minimum: Double
+    /// The largest sample.
+    public var maximum: Double
+    /// Every sample, in measurement order.
+    public var samples: [Double]
 
-    init(_ samples: [Double]) {
+    /// The statistics of `samples` (at least one).
+    public init(_ samples: [Double]) {
         precondition(!samples.isEmpty, "statistics need at least one sample")
         let sorted = samples.sorted()
         self.samples = samples
@@ -16,7 +21,7 @@ struct Statistics: Codable, Sendable {
     }
 
     /// Spread as ± percent of the median: half the min–max range.
-    var spreadPercent: Double {
+    public var spreadPercent: Double {
         median == 0 ? 0 : (maximum - minimum) / 2 / median * 100
     }
 }

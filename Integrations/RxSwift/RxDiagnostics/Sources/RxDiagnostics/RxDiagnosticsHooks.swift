@@ -2,35 +2,47 @@ import ReactiveDiagnostics
 @preconcurrency import RxSwift
 import Synchronization
 
-/// Opt-in use of RxSwift's global `Hooks` for unhandled errors.
+/// Checks every closure-based RxSwift subscription through RxSwift's global `Hooks`: one call,
+/// no change to the code under test.
 ///
-/// RxSwift has no hook that sees every subscription's lifetime, so leaks, grammar and
-/// threads are only checked where you opt in (``DiagnosedObservable``,
-/// ``DiagnosedObserver``, ``DiagnosticScheduler``). What RxSwift's hooks do offer is the
-/// path of an error that reaches a closure-based `subscribe(onNext:…)` without `onError`:
-/// with `Hooks.recordCallStackOnError` on, `Hooks.customCaptureSubscriptionCallstack` runs
-/// at every such `subscribe` and its result is handed to `Hooks.defaultErrorHandler` when
-/// the unhandled error arrives. Installing these hooks turns that error, which RxSwift only
-/// prints in debug builds, into an `unhandledError` finding whose allocation stack is the
-/// `subscribe` call, attributed to the running test.
+/// After ``install(engine:forwardingToPreviousHandler:)``, every
+/// `subscribe(onNext:onError:onCompleted:onDisposed:)` — and what is built on it:
+/// `subscribe(with:onNext:…)`, `Infallible.subscribe(onNext:…)`, RxCocoa's `bind(onNext:)`,
+/// `drive(onNext:)` and `emit(onNext:)` — is a live `subscription` labelled
+/// `subscribe(onNext:)`, with the subscribing stack and the running test, until its observer
+/// is released (the subscription was disposed, its bag released, or it completed or failed).
+/// One still alive when its test ends is a `leakedSubscription` of that test, placed at the
+/// subscribing line; the report lists the live ones per allocation site. An error that
+/// reaches such a subscription without `onError` (RxSwift only prints it, and only in debug
+/// builds) is an `unhandledError` finding whose allocation stack is the `subscribe` call.
 ///
 /// ```swift
-/// // Once, before the tests run (a test-suite initializer or the test glue's setup):
-/// RxDiagnosticsHooks.install()
+/// final class FeedViewModelTests: DiagnosedTestCase {
+///     override class func setUp() {
+///         super.setUp()
+///         RxDiagnosticsHooks.install()             // once; later calls change nothing
+///     }
 ///
-/// // In any test: an error nobody handles now fails the test that caused it.
-/// api.refresh().subscribe(onNext: { [weak self] in self?.items = $0 }).disposed(by: bag)
+///     func testRefreshShowsTheHeadlines() {
+///         let model = FeedViewModel(api: .fake)    // subscribes with subscribe(onNext: { self.… })
+///         model.refresh()
+///         XCTAssertEqual(model.headlines, ["Swift 6.3 released"])
+///     }                                            // a subscription still alive fails the test here
+/// }
 /// ```
 ///
-/// What it cannot see: subscriptions made with an observer (`subscribe(_:)`, `bind(to:)`),
-/// and `Single`/`Maybe`/`Completable` closure subscriptions, which capture
-/// `Thread.callStackSymbols` themselves: their unhandled errors are still findings, with the
-/// stack of the error's delivery but no subscription stack. It never sees leaks or grammar.
+/// What it cannot see: subscriptions made with an observer (`subscribe(_:)`, `bind(to:)`,
+/// `drive(_:)` with an observer) and `Single` / `Maybe` / `Completable` closure
+/// subscriptions, which do not call the hook (use `.diagnosed()` on those streams); the
+/// stream grammar and threads (use `.diagnosed()` or `Observable.create(diagnosed:)`). It
+/// turns `Hooks.recordCallStackOnError` on, which makes RxSwift's *debug* builds capture
+/// `Thread.callStackSymbols` at every `Single`/`Maybe`/`Completable` closure subscribe
+/// (Docs/RxSwift.md gives the cost).
 public enum RxDiagnosticsHooks {
-    /// What was installed before. Unchecked: RxSwift's hook closures are not `Sendable`
-    /// in its API, yet RxSwift itself calls them from any thread.
+    /// What was installed before, and what is installed now. Unchecked: RxSwift's hook
+    /// closures are not `Sendable` in its API, yet RxSwift itself calls them from any thread.
     private struct Installation: @unchecked Sendable {
-        var engine: DiagnosticsEngine
+        var hook: SubscriptionHook
         var previousRecordsCallStack: Bool
         var previousCapture: Hooks.CustomCaptureSubscriptionCallstack
         var previousHandler: Hooks.DefaultErrorHandler
@@ -44,44 +56,70 @@ public enum RxDiagnosticsHooks {
         installed.load(ordering: .relaxed)
     }
 
-    /// Installs the hooks, replacing an earlier installation.
+    /// Whether this platform's arrays have the layout the subscription count relies on
+    /// (checked once at run time). Where they do not, the hooks still report unhandled
+    /// errors but count no subscription.
+    public static var countsSubscriptions: Bool {
+        ArrayStorage.isSupported
+    }
+
+    /// Closure-based subscriptions counted since the hooks were installed.
+    public static var subscriptionsCounted: Int {
+        installation.withLock { $0?.hook.subscriptionsCounted } ?? 0
+    }
+
+    /// Installs the hooks. Safe to call at process start, from any thread, any number of
+    /// times: installed already with the same arguments, it changes nothing; with others, it
+    /// replaces that installation (RxSwift's own hooks stay the ones to restore).
     ///
     /// - Parameters:
-    ///   - engine: Where unhandled-error findings are recorded.
+    ///   - engine: Where subscriptions and unhandled-error findings are recorded.
     ///   - forwardingToPreviousHandler: Also call the error handler that was installed
     ///     before (RxSwift's prints to standard output in debug builds), handing it the
     ///     subscription's symbolized frames so that its message points at the `subscribe`
     ///     call. Symbolizing costs time at every closure-based `subscribe`; off by default.
     public static func install(engine: DiagnosticsEngine = .shared, forwardingToPreviousHandler: Bool = false) {
-        uninstall()
-        let previous = Installation(
-            engine: engine, previousRecordsCallStack: Hooks.recordCallStackOnError,
-            previousCapture: Hooks.customCaptureSubscriptionCallstack, previousHandler: Hooks.defaultErrorHandler)
-        let previousHandler = previous.previousHandler
-        installation.withLock { $0 = previous }
-        Hooks.customCaptureSubscriptionCallstack = {
-            SubscriptionStackMarker.capture(engine: engine, readable: forwardingToPreviousHandler)
-        }
-        Hooks.defaultErrorHandler = { callStack, error in
-            let (stack, readable) = SubscriptionStackMarker.decode(callStack, engine: engine)
-            UnhandledErrors.record(String(describing: error), label: nil, engine: engine, test: .none, allocationStack: stack)
-            if forwardingToPreviousHandler {
-                previousHandler(readable, error)
+        installation.withLock { current in
+            if let current, current.hook.engine === engine,
+               current.hook.forwardsToPreviousHandler == forwardingToPreviousHandler {
+                return
             }
+            let previous = current.map { restored -> Installation in
+                var next = restored
+                next.hook = SubscriptionHook(engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler)
+                return next
+            } ?? Installation(
+                hook: SubscriptionHook(engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler),
+                previousRecordsCallStack: Hooks.recordCallStackOnError,
+                previousCapture: Hooks.customCaptureSubscriptionCallstack, previousHandler: Hooks.defaultErrorHandler)
+            let hook = previous.hook
+            let previousHandler = previous.previousHandler
+            Hooks.customCaptureSubscriptionCallstack = { hook.capture() }
+            Hooks.defaultErrorHandler = { callStack, error in
+                let readable = hook.unhandledError(callStack, error)
+                if hook.forwardsToPreviousHandler {
+                    previousHandler(readable, error)
+                }
+            }
+            if !Hooks.recordCallStackOnError {
+                Hooks.recordCallStackOnError = true
+            }
+            current = previous
+            installed.store(true, ordering: .relaxed)
         }
-        Hooks.recordCallStackOnError = true
-        installed.store(true, ordering: .relaxed)
     }
 
-    /// Restores the hooks that were installed before ``install(engine:forwardingToPreviousHandler:)``.
+    /// Restores the hooks that were installed before the first
+    /// ``install(engine:forwardingToPreviousHandler:)``. Subscriptions already counted stay
+    /// counted until their observers are released.
     public static func uninstall() {
-        guard let previous = installation.withLock({ state -> Installation? in
-            defer { state = nil }
-            return state
-        }) else { return }
-        Hooks.recordCallStackOnError = previous.previousRecordsCallStack
-        Hooks.customCaptureSubscriptionCallstack = previous.previousCapture
-        Hooks.defaultErrorHandler = previous.previousHandler
-        installed.store(false, ordering: .relaxed)
+        installation.withLock { current in
+            guard let previous = current else { return }
+            Hooks.recordCallStackOnError = previous.previousRecordsCallStack
+            Hooks.customCaptureSubscriptionCallstack = previous.previousCapture
+            Hooks.defaultErrorHandler = previous.previousHandler
+            current = nil
+            installed.store(false, ordering: .relaxed)
+        }
     }
 }

@@ -18,6 +18,35 @@ extension RxSwiftGuide {
         }
     }
 
+    /// The strong-self DisposeBag leak, left as it is.
+    final class HeadlinesViewModel {
+        let refreshes = PublishSubject<[String]>()
+        private(set) var headlines: [String] = []
+        private let disposeBag = DisposeBag()
+
+        init() {
+            refreshes.subscribe(onNext: { self.headlines = $0 }).disposed(by: disposeBag)
+        }
+    }
+
+    /// Ticks into a bag someone else keeps.
+    final class TickingClock {
+        private(set) var ticks = 0
+
+        func start(on scheduler: any SchedulerType, into bag: DisposeBag) {
+            Observable<Int>.interval(.seconds(1), scheduler: scheduler)
+                .subscribe(onNext: { [weak self] _ in self?.ticks += 1 })
+                .disposed(by: bag)
+        }
+    }
+
+    /// Outlives every screen. Unchecked: its bag is only added to, which DisposeBag locks.
+    final class Coordinator: @unchecked Sendable {
+        let disposeBag = DisposeBag()
+    }
+
+    static let coordinator = Coordinator()
+
     struct PriceAPI {
         func refreshes() -> Observable<[String]> { .just(["AAPL"]) }
         func profile(id: Int) -> Single<String> { .just("profile \(id)") }

@@ -6,12 +6,39 @@ import Foundation
 import RxDiagnostics
 @preconcurrency import RxSwift
 import ReactiveDiagnosticsTesting
+import ReactiveDiagnosticsXCTest
 import Testing
+import XCTest
 
 /// Docs/RxSwift.md's snippets.
 enum RxSwiftGuide {}
 
-// "With the test glue, nothing Rx-specific"
+// "With no change to the app code"
+extension RxSwiftGuide {
+    final class FeedViewModelTests: DiagnosedTestCase {
+        override class func setUp() {
+            super.setUp()
+            RxDiagnosticsHooks.install()        // once: every closure-based subscribe is counted from now on
+        }
+
+        func testRefreshShowsTheHeadlines() {
+            let model = HeadlinesViewModel()    // subscribe(onNext: { self.headlines = $0 }).disposed(by: disposeBag)
+            model.refreshes.onNext(["Swift 6.3 released"])
+            XCTAssertEqual(model.headlines, ["Swift 6.3 released"])
+        }
+    }
+
+    @Suite(.diagnosed)
+    struct ClockTests {
+        init() { RxDiagnosticsHooks.install() }
+
+        @Test func clockTicks() {
+            TickingClock().start(on: MainScheduler.instance, into: coordinator.disposeBag)
+        }
+    }
+}
+
+// "With the test glue and .diagnosed() in the code"
 extension RxSwiftGuide {
     @Suite(.diagnosed)
     struct PriceTickerTests {

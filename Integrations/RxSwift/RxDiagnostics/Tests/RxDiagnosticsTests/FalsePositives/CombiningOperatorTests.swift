@@ -14,7 +14,7 @@ extension RxIntegrationTests {
             var merged: [String] = []
             var latest: [String] = []
             var zipped: [String] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 let l = letters.diagnosed("letters", engine: engine)
                 let n = numbers.diagnosed("numbers", engine: engine)
                 _ = Observable.merge(l, n.map(String.init).diagnosed("numbers as text", engine: engine))
@@ -48,7 +48,7 @@ extension RxIntegrationTests {
             var submitted: [String] = []
             var concatenated: [Int] = []
             var winner: [String] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 _ = taps.diagnosed("taps", engine: engine)
                     .withLatestFrom(text.diagnosed("text", engine: engine))
                     .diagnosed("withLatestFrom", engine: engine)

@@ -12,7 +12,7 @@ extension RxIntegrationTests {
             let engine = makeEngine()
             var received: [Int] = []
             var completed = false
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 _ = Observable<Int>.create { observer in
                     observer.onNext(1)
                     observer.onError(TestFailure(reason: "offline"))
@@ -32,7 +32,7 @@ extension RxIntegrationTests {
             let engine = makeEngine()
             var attempts = 0
             var received: [String] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 _ = Observable<String>.create { observer in
                     attempts += 1
                     if attempts < 3 {
@@ -54,7 +54,7 @@ extension RxIntegrationTests {
         @Test func anErrorHandledByTheSubscriberIsNotAFinding() {
             let engine = makeEngine()
             var errors: [String] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 _ = Observable<Int>.error(TestFailure(reason: "expected"))
                     .diagnosed("failing", engine: engine)
                     .subscribe(diagnosed: "subscriber", engine: engine, onError: { errors.append("\($0)") })

@@ -15,7 +15,7 @@ extension RxIntegrationTests {
             let serial = SerialDispatchQueueScheduler(qos: .userInitiated).diagnosed("serial", engine: engine)
             let received = Box<[Int]>([])
             let done = DispatchSemaphore(value: 0)
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 _ = Observable.range(start: 1, count: 50)
                     .diagnosed("range", engine: engine)
                     .subscribe(on: io).diagnosed("subscribe(on:)", engine: engine)
@@ -35,7 +35,7 @@ extension RxIntegrationTests {
             let ui = MainScheduler.instance.diagnosed("ui", expecting: .mainQueue, engine: engine)
             let received = Box<[String]>([])
             let done = DispatchSemaphore(value: 0)
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 _ = Observable.of("a", "b", "c")
                     .diagnosed("letters", engine: engine)
                     .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .utility))
@@ -53,7 +53,7 @@ extension RxIntegrationTests {
             let engine = makeEngine()
             let received = Box<[Int]>([])
             let done = DispatchSemaphore(value: 0)
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 let left = Observable.range(start: 0, count: 200)
                     .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .utility))
                     .diagnosed("left", engine: engine)

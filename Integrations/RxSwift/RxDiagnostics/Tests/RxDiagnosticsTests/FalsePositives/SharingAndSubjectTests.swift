@@ -15,7 +15,7 @@ extension RxIntegrationTests {
             var first: [Int] = []
             var second: [Int] = []
             var subscriptions = 0
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 let shared = prices
                     .do(onSubscribe: { subscriptions += 1 })
                     .diagnosed("prices", engine: engine)
@@ -38,7 +38,7 @@ extension RxIntegrationTests {
             var behaved: [Int] = []
             var replayed: [Int] = []
             var last: [Int] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 let publish = PublishSubject<Int>()
                 let behavior = BehaviorSubject(value: 0)
                 let replay = ReplaySubject<Int>.create(bufferSize: 2)
@@ -65,7 +65,7 @@ extension RxIntegrationTests {
             var titles: [String] = []
             var events: [String] = []
             var history: [Int] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 let title = BehaviorRelay(value: "Inbox")
                 let taps = PublishRelay<String>()
                 let counts = ReplayRelay<Int>.create(bufferSize: 1)
@@ -80,7 +80,8 @@ extension RxIntegrationTests {
                 title.accept("Archive")
                 taps.accept("compose")
                 counts.accept(2)
-                #expect(engine.liveCount(of: .subscription) == 3, "relays never complete")
+                // Relays never complete: three diagnosed stages and the hooks' three subscribe(onNext:).
+                #expect(engine.liveCount(of: .subscription) == 6, "relays never complete")
                 bag = nil  // the owner goes away
                 title.accept("ignored")
             }

@@ -25,7 +25,7 @@ extension RxIntegrationTests {
             let time = VirtualTime(engine)
             var debounced: [Recorded<Event<Int>>] = []
             var throttled: [Recorded<Event<Int>>] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 let typing = time.clock.createHotObservable([
                     .next(210, 1), .next(215, 2), .next(300, 3), .next(305, 4), .completed(400),
                 ])
@@ -54,7 +54,7 @@ extension RxIntegrationTests {
             var delayed: [Recorded<Event<Int>>] = []
             var timedOut: [Recorded<Event<Int>>] = []
             var buffered: [Recorded<Event<[Int]>>] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 let source = time.clock.createHotObservable([
                     .next(210, 1), .next(220, 2), .next(230, 3), .completed(300),
                 ]).diagnosed("source", engine: engine)
@@ -91,7 +91,7 @@ extension RxIntegrationTests {
             let time = VirtualTime(engine)
             var sampled: [Recorded<Event<Int>>] = []
             var timer: [Recorded<Event<Int>>] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 sampled = time.clock.start(disposed: 280) {
                     Observable<Int>.timer(.seconds(3), period: .seconds(10), scheduler: time.scheduler)
                         .diagnosed("ticks", engine: engine)
@@ -114,7 +114,7 @@ extension RxIntegrationTests {
             let engine = makeEngine()
             let time = VirtualTime(engine)
             var events: [Recorded<Event<Int>>] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 let queries = time.clock.createHotObservable([.next(210, 1), .next(250, 2), .completed(400)])
                 events = time.clock.start {
                     queries.diagnosed("queries", engine: engine)

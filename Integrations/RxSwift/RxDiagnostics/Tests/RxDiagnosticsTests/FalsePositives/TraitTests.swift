@@ -16,7 +16,7 @@ extension RxIntegrationTests {
             var empty = 0
             var saved = 0
             var failure: [String] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 _ = Single<String>.create { single in
                     single(.success("ada"))
                     return Disposables.create()
@@ -42,7 +42,7 @@ extension RxIntegrationTests {
         @Test func aSingleDisposedBeforeItSucceedsIsNotALeak() {
             let engine = makeEngine()
             var cancelled = 0
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 let request = Single<Int>.create { _ in Disposables.create { cancelled += 1 } }
                     .diagnosed("slow request", engine: engine)
                 let subscription = request.subscribe(onSuccess: { _ in })
@@ -56,7 +56,7 @@ extension RxIntegrationTests {
         @Test func infallibleFromARelay() {
             let engine = makeEngine()
             var selections: [Int] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 let selection = BehaviorRelay(value: 0)
                 let subscription = selection.asInfallible().diagnosed("selection", engine: engine)
                     .subscribe(onNext: { selections.append($0) })

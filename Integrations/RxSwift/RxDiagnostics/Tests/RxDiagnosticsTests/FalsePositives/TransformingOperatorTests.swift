@@ -11,7 +11,7 @@ extension RxIntegrationTests {
         @Test func mapFilterScanAndDistinctUntilChanged() {
             let engine = makeEngine()
             var received: [Int] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 _ = Observable.of(1, 2, 2, 3, 4, 4, 5)
                     .diagnosed("source", engine: engine)
                     .distinctUntilChanged().diagnosed("distinctUntilChanged", engine: engine)
@@ -27,7 +27,7 @@ extension RxIntegrationTests {
         @Test func skipTakeAndReduce() {
             let engine = makeEngine()
             var sums: [Int] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 _ = Observable.range(start: 1, count: 10)
                     .diagnosed("range", engine: engine)
                     .skip(2).diagnosed("skip", engine: engine)
@@ -43,7 +43,7 @@ extension RxIntegrationTests {
             let engine = makeEngine()
             let clicks = PublishSubject<Int>()
             var received: [Int] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 _ = clicks.diagnosed("clicks", engine: engine)
                     .take(2).diagnosed("take", engine: engine)
                     .take(until: { $0 > 100 }).diagnosed("take(until:)", engine: engine)
@@ -61,7 +61,7 @@ extension RxIntegrationTests {
             let engine = makeEngine()
             var flat: [String] = []
             var concatenated: [String] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 let ids = Observable.of(1, 2).diagnosed("ids", engine: engine)
                 _ = ids
                     .flatMap { id in Observable.of("\(id)a", "\(id)b").diagnosed("flatMap inner", engine: engine) }
@@ -81,7 +81,7 @@ extension RxIntegrationTests {
         @Test func compactMapStartWithEnumeratedAndToArray() {
             let engine = makeEngine()
             var arrays: [[String]] = []
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 _ = Observable.of("1", "x", "3")
                     .diagnosed("strings", engine: engine)
                     .compactMap(Int.init).diagnosed("compactMap", engine: engine)
@@ -99,7 +99,7 @@ extension RxIntegrationTests {
             let engine = makeEngine()
             let prices = PublishSubject<Int>()
             weak var released: PriceTicker?
-            let outcome = runTest(engine) {
+            let outcome = runHookedTest(engine) {
                 var ticker: PriceTicker? = PriceTicker(
                     prices: prices.asObservable(), label: "price ticker", engine: engine, retainsItself: false)
                 released = ticker

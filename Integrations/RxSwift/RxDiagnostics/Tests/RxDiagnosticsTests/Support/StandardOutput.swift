@@ -31,3 +31,23 @@ enum StandardOutput {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension StandardOutput {
+    /// Runs `body` with file descriptor 1 sent to `/dev/null` (RxSwift's debug warnings by the
+    /// thousand, in stress tests).
+    static func discard(_ body: () -> Void) {
+        fflush(nil)
+        let null = open("/dev/null", O_WRONLY)
+        let saved = dup(STDOUT_FILENO)
+        guard null >= 0, saved >= 0 else {
+            body()
+            return
+        }
+        dup2(null, STDOUT_FILENO)
+        body()
+        fflush(nil)
+        dup2(saved, STDOUT_FILENO)
+        close(saved)
+        close(null)
+    }
+}

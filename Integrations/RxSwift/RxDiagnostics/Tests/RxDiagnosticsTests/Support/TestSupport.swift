@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @_spi(Testing) import ReactiveDiagnostics
+import RxDiagnostics
 import Testing
 
 /// An engine for one test: stacks on, nothing written to disk, nothing printed.
@@ -27,6 +28,25 @@ func runTest(
     let checkpoint = engine.beginTest(named: "RxIntegrationTests.\(name)", serial: false)
     try TestIdentity.$current.withValue(checkpoint.test) { try body() }
     return engine.finishTest(checkpoint, options: options)
+}
+
+/// ``runTest(_:_:options:_:)`` with ``RxDiagnosticsHooks`` installed on `engine` for the test:
+/// every closure-based `subscribe` of the body is counted too, so a correct pipeline must
+/// also end every one of those (the false-positive suites run this way).
+///
+/// - Parameter closureSubscriptions: Whether the body subscribes with closures (then the hooks
+///   must have counted some); `false` for bodies that subscribe observers only (RxTest's, or
+///   `Single`'s closures, which do not call the hook).
+func runHookedTest(
+    _ engine: DiagnosticsEngine, _ name: String = #function, options: TestOptions = TestOptions(),
+    closureSubscriptions: Bool = true, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+) rethrows -> TestOutcome {
+    RxDiagnosticsHooks.install(engine: engine)
+    defer { RxDiagnosticsHooks.uninstall() }
+    let outcome = try runTest(engine, name, options: options, body)
+    #expect((RxDiagnosticsHooks.subscriptionsCounted > 0) == closureSubscriptions,
+            "the hooks counted \(RxDiagnosticsHooks.subscriptionsCounted) closure subscriptions", sourceLocation: sourceLocation)
+    return outcome
 }
 
 /// The one finding of `kind` in `outcome`, after asserting there is exactly one, that it

@@ -1,6 +1,7 @@
 import CombineDiagnostics
 import ConcurrencyDiagnostics
 import Foundation
+import _ReactiveDiagnosticsBenchmarkHarness
 
 /// One case in a tight loop, for `perf` or `valgrind --tool=callgrind`:
 /// `reactive-diag-benchmark --profile subscribeCancel` (or another of ``names``).

@@ -1,0 +1,82 @@
+@_spi(Integration) import ReactiveDiagnostics
+@preconcurrency import RxSwift
+import Synchronization
+
+/// What ``RxDiagnosticsHooks`` installs into RxSwift's `Hooks`.
+///
+/// RxSwift's closure-based `subscribe(onNext:onError:onCompleted:onDisposed:)` (and what is
+/// built on it: `subscribe(with:…)`, `Infallible.subscribe(onNext:…)`, RxCocoa's
+/// `bind(onNext:)`, `drive(onNext:)`, `emit(onNext:)`) calls
+/// `Hooks.customCaptureSubscriptionCallstack` once, on the subscribing thread, when
+/// `Hooks.recordCallStackOnError` is on, and its observer's closure captures the `[String]`
+/// that comes back. That array's storage is therefore referenced by the observer for exactly
+/// as long as the observer lives, and RxSwift releases the observer when the subscription is
+/// disposed, completes or fails (a sink disposer drops its sink; a subject removes the
+/// observer from its bag). So each call registers a live ``ResourceKind/subscription`` with
+/// the subscribing stack and test, and the ledger holds that storage: at the first sweep
+/// that finds the ledger holding its last reference, the subscription ends. A test's
+/// checkpoint sweeps until its resources are gone (bounded by the settle time), so what is
+/// still alive then is a leak of that test.
+///
+/// The same array comes back to `Hooks.defaultErrorHandler` with an unhandled error: its
+/// storage names the subscription (``ResourceLedger/heldResource(for:)``), hence its stack
+/// and test.
+final class SubscriptionHook: Sendable {
+    /// The label of every subscription this hook counts.
+    static let label = DiagnosticLabel("subscribe(onNext:)")
+
+    /// What the array says to anyone who reads it (it is ours only by its storage).
+    static let line = "RxDiagnostics"
+
+    let engine: DiagnosticsEngine
+    let forwardsToPreviousHandler: Bool
+    private let counted = Atomic<Int>(0)
+
+    /// The ledger pool of the arrays this hook hands out: once a subscription ends, its
+    /// array's storage (which only the ledger still references) serves the next one.
+    static let pool = ObjectIdentifier(SubscriptionHook.self)
+
+    init(engine: DiagnosticsEngine, forwardsToPreviousHandler: Bool) {
+        self.engine = engine
+        self.forwardsToPreviousHandler = forwardsToPreviousHandler
+        if !forwardsToPreviousHandler {
+            // Up to a sweep's worth per shard: a thread that subscribes and disposes in a loop
+            // then reuses every array a sweep releases.
+            engine.recycleHeld(Self.pool, keeping: 16 * 1_024)
+        }
+    }
+
+    /// Subscriptions counted so far.
+    var subscriptionsCounted: Int {
+        counted.load(ordering: .relaxed)
+    }
+
+    /// `Hooks.customCaptureSubscriptionCallstack`: one closure-based `subscribe` is being made.
+    func capture() -> [String] {
+        guard engine.isEnabled, ArrayStorage.isSupported else { return [] }
+        let stack = engine.captureAllocationStack()
+        let lines = forwardsToPreviousHandler && stack.isCaptured
+            ? engine.symbolize(stack).frames.map(\.displayName) : []
+        // The array's storage: a released one of the pool (its one element is `line`), or a new one.
+        let held = engine.registerHeld(
+            kind: .subscription, label: Self.label, stack: stack, test: engine.currentTest(),
+            pool: lines.isEmpty ? Self.pool : nil
+        ) {
+            ArrayStorage.object(of: lines.isEmpty ? ArrayStorage.unique(Self.line) : lines)!
+        }
+        engine.sweepTiedResourcesIfDue()
+        counted.add(1, ordering: .relaxed)
+        return ArrayStorage.array(ofStorage: held.object)
+    }
+
+    /// `Hooks.defaultErrorHandler`: an error reached a closure subscription without `onError`.
+    /// Returns a copy of the frames for a human (a copy, so that a previous handler that keeps
+    /// it cannot keep the subscription alive).
+    func unhandledError(_ callStack: [String], _ error: any Error) -> [String] {
+        let subscription = ArrayStorage.object(of: callStack).flatMap(engine.heldResource(for:))
+        UnhandledErrors.record(
+            String(describing: error), label: nil, engine: engine, test: subscription?.test ?? .none,
+            allocationStack: subscription?.stack ?? .none)
+        return callStack == [Self.line] ? [] : callStack.map { $0 }
+    }
+}

@@ -1,0 +1,86 @@
+import Synchronization
+
+/// An engine's thread-hop probe settings in atomics (read on the hot path) and what is left of
+/// its budget (see ``ThreadHopProbe``).
+final class HopProbeBudget: Sendable {
+    private let perStream = Atomic<Int>(0)
+    private let every = Atomic<UInt32>(0)
+    private let perStreamBudget = Atomic<UInt32>(0)
+    private let firstWindow = Atomic<Int64>(0)
+    private let maximumWindow = Atomic<Int64>(0)
+    private let remaining = Atomic<Int64>(0)
+    private let probes = Atomic<Int>(0)
+    private let waited = Atomic<Int64>(0)
+
+    init(_ settings: ThreadHopProbe) {
+        update(settings)
+    }
+
+    /// Takes new settings; the budget starts again from its full amount.
+    func update(_ settings: ThreadHopProbe) {
+        perStream.store(max(0, min(settings.probesPerStream, Int(UInt8.max))), ordering: .relaxed)
+        every.store(UInt32(clamping: max(0, settings.thereafterEvery)), ordering: .relaxed)
+        perStreamBudget.store(UInt32(clamping: Self.nanoseconds(settings.budgetPerStream) / 1_000), ordering: .relaxed)
+        firstWindow.store(Self.nanoseconds(settings.firstWindow), ordering: .relaxed)
+        maximumWindow.store(Self.nanoseconds(settings.maximumWindow), ordering: .relaxed)
+        remaining.store(Self.nanoseconds(settings.budget), ordering: .relaxed)
+    }
+
+    /// First probes a new stream may make.
+    var probesPerStream: UInt8 {
+        UInt8(perStream.load(ordering: .relaxed))
+    }
+
+    /// After its first probes, a stream probes every this many thread changes (0: never).
+    var thereafterEvery: UInt32 {
+        every.load(ordering: .relaxed)
+    }
+
+    /// What one stream's probes may wait in all, in microseconds.
+    var budgetPerStreamMicroseconds: UInt32 {
+        perStreamBudget.load(ordering: .relaxed)
+    }
+
+    /// The window of a stream's probe number `index` (0 for its first), at most `limit`
+    /// nanoseconds, taken from the budget:
+    /// `nil` when the budget is spent. End it with ``finish(window:spent:)``.
+    func take(probe index: Int, atMost limit: Int64 = .max) -> Int64? {
+        let first = firstWindow.load(ordering: .relaxed)
+        let maximum = maximumWindow.load(ordering: .relaxed)
+        let window = min(limit, index >= 62 || first > maximum >> index ? maximum : min(first << index, maximum))
+        guard window > 0 else { return nil }
+        var current = remaining.load(ordering: .relaxed)
+        while current > 0 {
+            let granted = min(window, current)
+            let (exchanged, original) = remaining.weakCompareExchange(
+                expected: current, desired: current - granted, ordering: .relaxed)
+            if exchanged { return granted }
+            current = original
+        }
+        return nil
+    }
+
+    /// A probe granted `window` nanoseconds waited `spent`: counts it and returns the rest.
+    func finish(window: Int64, spent: Int64) {
+        let used = min(max(spent, 0), window)
+        probes.add(1, ordering: .relaxed)
+        waited.add(used, ordering: .relaxed)
+        if window > used {
+            remaining.add(window - used, ordering: .relaxed)
+        }
+    }
+
+    /// Probes made and time spent so far.
+    var usage: ThreadHopProbe.Usage {
+        ThreadHopProbe.Usage(
+            probes: probes.load(ordering: .relaxed), waited: .nanoseconds(waited.load(ordering: .relaxed)),
+            remaining: .nanoseconds(max(0, remaining.load(ordering: .relaxed))))
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? Int64.max : product &+ attoseconds / 1_000_000_000
+    }
+}
