@@ -156,6 +156,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Closures capturing every kind of value, for the retain-path walker: run by the engine's
+        // tests (debug) and by retain-path-fuzz (release, in Tools/test.sh).
+        .target(
+            name: "RetainPathFuzzCases",
+            dependencies: ["ReactiveDiagnostics"],
+            path: "Tests/RetainPathFuzzCases",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "retain-path-fuzz",
+            dependencies: ["RetainPathFuzzCases"],
+            path: "Tools/RetainPathFuzz",
+            swiftSettings: swiftSettings
+        ),
+
         // Helpers shared by the test targets (child processes, temporary directories).
         .target(
             name: "ReactiveDiagnosticsTestSupport",
@@ -170,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagnosticsTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnostics", "RetainPathFuzzCases"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -199,7 +214,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagnosticsXCTestTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication"],
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication", "CombineDiagnostics",
+            ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -36,6 +36,9 @@ public struct ReportFinding: Codable, Sendable, Equatable {
     public var time: Double
     /// Kind-specific facts, for example `expected` and `actual` for a contract violation.
     public var details: [String: String]
+    /// For a leaked subscription: why it is still alive (the retain cycle it belongs to, or
+    /// what it holds), when the engine could walk it.
+    public var retainPath: ReportRetainPath?
 
     /// Creates a finding.
     public init(
@@ -43,7 +46,7 @@ public struct ReportFinding: Codable, Sendable, Equatable {
         resourceKind: String? = nil, test: String? = nil, fingerprint: String, policy: String,
         suppressedBy: String? = nil, allocationStack: Int? = nil, eventStack: Int? = nil,
         relatedStack: Int? = nil, thread: ReportThread? = nil, otherThread: ReportThread? = nil,
-        time: Double = 0, details: [String: String] = [:]
+        time: Double = 0, details: [String: String] = [:], retainPath: ReportRetainPath? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -62,6 +65,7 @@ public struct ReportFinding: Codable, Sendable, Equatable {
         self.otherThread = otherThread
         self.time = time
         self.details = details
+        self.retainPath = retainPath
     }
 }
 

@@ -89,6 +89,26 @@ package final class SourceLineResolver: @unchecked Sendable {
         resolve([image: [returnOffset]]).locations[Key(image: image, returnOffset: returnOffset)]
     }
 
+    /// The last source line of a function that ran before the call returning to `returnOffset`
+    /// in `image`: the line of the call itself, or, when the compiler made the call (a cleanup
+    /// at the end of a scope, which debug information places at line 0), the line of the code
+    /// just before it. Looks back at most `limit` bytes, never before `floor` (an earlier
+    /// return address in the same image). `nil` when it cannot be told. Not cached: asked only
+    /// when a premature cancellation is weighed.
+    package func lastLine(
+        image: String, before returnOffset: UInt64, notBefore floor: UInt64 = 0, limit: UInt64 = 1024
+    ) -> LLVMSymbolizer.Location? {
+        guard let symbolizer, returnOffset > 1 else { return nil }
+        let lowest = max(floor, returnOffset > limit ? returnOffset - limit : 1)
+        guard lowest < returnOffset else { return nil }
+        // LLVMSymbolizer looks each return offset up one byte earlier: offsets lowest+1...returnOffset
+        // ask for the addresses lowest...returnOffset-1.
+        let offsets = Array((lowest + 1)...returnOffset)
+        guard let found = try? LLVMSymbolizer(executable: symbolizer, timeout: timeout).resolve(image: image, returnOffsets: offsets)
+        else { return nil }
+        return offsets.reversed().lazy.compactMap { found[$0] }.first { $0.file != nil && $0.line != nil }
+    }
+
     /// Resolves the return offsets of each binary: cached answers at once, the rest with one
     /// llvm-symbolizer per binary, binaries in parallel.
     package func resolve(_ wanted: [String: Set<UInt64>]) -> Batch {

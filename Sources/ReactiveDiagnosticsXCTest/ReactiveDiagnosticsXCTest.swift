@@ -29,9 +29,12 @@ import XCTest
 /// }
 /// ```
 ///
-/// The check runs in a teardown block, **before** the test's `tearDown()`; if your tests keep
-/// subscriptions in properties that `tearDown()` clears, subclass ``DiagnosedTestCase``
-/// instead, which checks after `tearDown()`.
+/// The check runs in a teardown block, **before** the test's `tearDown()`. A test whose
+/// instance keeps something in its own properties (a `cancellables` set, a view model) has
+/// what it left alive judged after `tearDown()` instead, so that a subscription `tearDown()`
+/// ends is no leak; XCTest cannot fail a test by then, so such a leak is reported (and
+/// printed), not failed. Subclass ``DiagnosedTestCase``, which checks after `tearDown()`
+/// while the test can still fail, to fail those tests too.
 public enum ReactiveDiagnosticsXCTest {
     /// Checks every XCTest test that starts from now on.
     ///

@@ -81,6 +81,22 @@ extension CombineAdapterTests {
             #expect(model == nil)
         }
 
+        @Test func aRequestAfterCompletionByTheUsersSubscriberIsFound() {
+            let engine = makeEngine()
+            let upstream = ManualPublisher<Int, Never>()
+            let recorder = DemandRecorder<Int, Never>(initialDemand: .max(1))
+            let outcome = instrumented(engine) { _ in
+                runTest(engine) {
+                    upstream.subscribe(recorder)
+                    let subscription = recorder.subscription
+                    upstream.send(completion: .finished)
+                    subscription?.request(.max(1))   // a stale subscription, asked again
+                }
+            }
+            expectEvidence(onlyFinding(outcome, .requestAfterTermination), engine, kind: .requestAfterTermination,
+                           label: "ManualPublisher<Int, Never>", outcome: outcome)
+        }
+
         @Test func anUnstoredCancellableIsAPrematureCancellation() throws {
             let engine = makeEngine()
             let subject = PassthroughSubject<Int, Never>()

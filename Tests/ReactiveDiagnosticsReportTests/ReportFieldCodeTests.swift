@@ -44,7 +44,8 @@ struct ReportFieldCodeTests {
         #expect(names == [
             "DiagnosticsReport", "ToolInfo", "RunInfo", "TestRecord", "ReportFinding", "ReportThread", "LedgerSummary",
             "KindTotals", "LiveSite", "SchedulerSummary", "LatencySummary", "HistogramBucket", "ThreadCount",
-            "ReportStack", "ReportFrame", "ReportImage", "SourceLineStatus", "FindingUpdate",
+            "ReportStack", "ReportFrame", "ReportImage", "SourceLineStatus", "FindingUpdate", "ReportRetainPath",
+            "ReportRetainStep", "ReportRetainLink", "ReportClosure", "ReportRetainHold",
         ])
     }
 }

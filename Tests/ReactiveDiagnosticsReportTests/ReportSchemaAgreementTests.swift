@@ -27,6 +27,12 @@ struct ReportSchemaAgreementTests {
         report.findings[0].relatedStack = report.stacks[0].id
         report.findings[0].thread = ReportThread(id: 3, name: "worker", queue: "com.example.feed", isMainQueue: false)
         report.findings[0].otherThread = ReportThread(id: 4, name: "other", queue: "q", isMainQueue: true)
+        let closure = ReportClosure(function: "closure #1 in A.a()", file: "/src/A.swift", line: 3, column: 4, category: .user)
+        let links = [ReportRetainLink(kind: .closure, name: "self", type: "A", closure: closure, strength: .strong)]
+        let step = ReportRetainStep(type: "A", module: "A", category: .user, isSubscription: true, links: links)
+        report.findings[0].retainPath = ReportRetainPath(
+            verdict: .cycle, cycle: [step], holds: [ReportRetainHold(from: "Sink", links: links, type: "A", strength: .strong)],
+            holder: "A.keeper", heldBy: [step], notes: ["a note"], objectsVisited: 3, milliseconds: 1.5)
         report.stacks[0].frames[0] = ReportFrame(
             address: "0x1", image: report.images[0].id, offset: "0x10", symbol: "$s1A", function: "A.a()", module: "A",
             category: .user, file: "/src/A.swift", line: 3, column: 4)

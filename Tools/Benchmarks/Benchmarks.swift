@@ -28,6 +28,7 @@ struct Benchmarks: ParsableCommand {
         BenchmarkSuite("scheduler", run: SchedulerBenchmarks.run),
         BenchmarkSuite("concurrency", run: ConcurrencyBenchmarks.run),
         BenchmarkSuite("report", run: ReportBenchmarks.run),
+        BenchmarkSuite("retainPaths", run: RetainPathBenchmarks.run),
     ]
 
     @Flag(help: "Fewer operations and 3 repetitions: a smoke run, not figures to quote.")

@@ -95,6 +95,50 @@ uint32_t rdiag_thread_shard(void);
 uint32_t rdiag_current_test_get(void);
 void rdiag_current_test_set(uint32_t test);
 
+
+// MARK: Heap inspection (retain paths; test checkpoints only, never the hot path)
+
+/// Copies up to `length` bytes at `address` of this process into `buffer` without ever
+/// faulting: an unmapped or unreadable address gives a short (or zero) count instead of a
+/// crash (`process_vm_readv` on our own pid, else `/proc/self/mem`; `mach_vm_read_overwrite`
+/// on Apple platforms). Returns the number of bytes copied.
+size_t rdiag_read_memory(uintptr_t address, void *_Nonnull buffer, size_t length);
+
+/// 1 when the Swift runtime entry points below were found (dlsym), else 0.
+int rdiag_swift_reflection_available(void);
+
+/// `swift_getTypeByMangledNameInContext`: the type metadata a mangled name (which must be
+/// the compiler's own string, in place: it may hold relative symbolic references) denotes,
+/// or NULL.
+const void *_Nullable rdiag_swift_type_by_mangled_name(
+    const char *_Nonnull name, size_t length, const void *_Nullable context,
+    const void *_Nullable const *_Nullable generic_arguments);
+
+/// The number of stored properties of a struct or class type, superclasses' included.
+intptr_t rdiag_swift_field_count(const void *_Nonnull type);
+
+/// Stored property `index` of a struct or class type (superclasses' first): its type
+/// metadata (returned), its offset, its name and whether it is a strong reference storage
+/// (0 for `weak`, `unowned` and `unowned(unsafe)`).
+const void *_Nullable rdiag_swift_field(
+    const void *_Nonnull type, intptr_t index, intptr_t *_Nonnull offset, char *_Nonnull name,
+    size_t name_capacity, int *_Nonnull is_strong);
+
+/// Calls an enum's `getEnumTag` value witness (`witness`) on a value the caller owns (a copy:
+/// the walker never calls witnesses on memory it does not own).
+unsigned rdiag_swift_enum_tag(const void *_Nonnull witness, const void *_Nonnull value, const void *_Nonnull type);
+
+/// Calls an enum's `destructiveProjectEnumData` value witness on a copy the caller owns,
+/// leaving the payload's bits in place of the enum's.
+void rdiag_swift_enum_project(const void *_Nonnull witness, void *_Nonnull value, const void *_Nonnull type);
+
+/// Scans the readable words of [start, end) (page-aligned) for any of `targets`, reading
+/// fault-free and skipping pages that are not resident (never touched: nothing is faulted
+/// in). Writes the addresses of up to `hit_capacity` matching words to `hits` and returns
+/// how many; `bytes_scanned` receives the bytes read. Linux only (0 elsewhere).
+size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *_Nonnull targets, size_t target_count,
+                        uintptr_t *_Nonnull hits, size_t hit_capacity, size_t *_Nonnull bytes_scanned);
+
 #ifdef __cplusplus
 }
 #endif

@@ -70,8 +70,15 @@ extension Publishers {
                 CombineInstrumentation.diagnosedStageReceives(subscriber)
             }
             // Captures the allocation stack here, inside the subscriber's subscribe call.
-            let monitor = engine.makeStreamMonitor(label: label, contract: contract, options: .combine)
-            upstream.subscribe(Inner(downstream: subscriber, monitor: monitor))
+            // If the subscription leaks, the retain cycle is looked for from the subscriber (a
+            // `Sink`: its closures are the user's); a value-type subscriber names this stage.
+            let anchor: AnyObject? = Downstream.self is AnyObject.Type ? unsafeBitCast(subscriber, to: AnyObject.self) : nil
+            let monitor = engine.makeStreamMonitor(label: label, contract: contract, options: .combine, anchor: anchor)
+            let inner = Inner(downstream: subscriber, monitor: monitor)
+            if anchor == nil {
+                monitor.setRetainPathAnchor(inner)
+            }
+            upstream.subscribe(inner)
         }
     }
 }

@@ -7,9 +7,12 @@ extension StreamMonitor.Options {
     /// ```swift
     /// let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("feed"), options: .combine)
     /// ```
-    public static let combine = StreamMonitor.Options(
-        tracksDemand: true, expectsSubscription: true, resourceKind: .subscription,
-        prematureCancellationMarkers: combinePrematureCancellationMarkers)
+    public static let combine: StreamMonitor.Options = {
+        CombineRetainPaths.registerPlumbing()
+        return StreamMonitor.Options(
+            tracksDemand: true, expectsSubscription: true, resourceKind: .subscription,
+            prematureCancellationMarkers: combinePrematureCancellationMarkers)
+    }()
 
     /// Demangled-name fragments of a released `AnyCancellable` cancelling its stream:
     /// `OpenCombine.AnyCancellable.deinit` (or `Combine.…`), and the deallocating entry point

@@ -36,6 +36,14 @@ package final class Symbolizer: Sendable {
         return frame
     }
 
+    /// Symbolizes the function that starts at `address` (a function pointer, not a return
+    /// address: it is looked up where it points, one byte in, so the lookup cannot fall in
+    /// the previous function).
+    public func symbolize(functionAt address: UInt) -> SymbolizedFrame {
+        // `resolve` looks up `address - 1` as a return address's call instruction.
+        symbolize(address &+ 2)
+    }
+
     /// Symbolizes return addresses, innermost first.
     package func symbolize(_ addresses: [UInt]) -> [SymbolizedFrame] {
         addresses.map { symbolize($0) }

@@ -46,6 +46,11 @@ public struct Configuration: Sendable {
     /// and when a finding fails a test. Off, reports say so in `sourceLines` and failures fall
     /// back to the test's own location; `REACTIVE_DIAGNOSTICS_SYMBOLIZER=none` turns it off too.
     public var resolvesSourceLines = true
+    /// Explain every leaked subscription: walk the references it holds at the checkpoint and
+    /// report the retain cycle it belongs to (see ``ReportRetainPath``).
+    public var explainsRetainPaths = true
+    /// How far that walk goes for one subscription.
+    public var retainPathLimits = RetainPathLimits()
     /// How deliveries that change threads are held open to meet a concurrent emitter.
     public var threadHopProbe = ThreadHopProbe()
 
@@ -72,6 +77,8 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_FRAMEWORK_MODULES` | modules folded like frameworks | `MyKit,Vendor` |
     /// | `REACTIVE_DIAGNOSTICS_LONG_ACTION_MS` | long-action threshold | `100` |
     /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
+    /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATHS` | explain leaked subscriptions' retain paths | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATH_MS` | time limit of one retain-path walk | `50` |
     /// | `REACTIVE_DIAGNOSTICS_HOP_PROBES` | first thread-hop probes per stream (`0`: probing off) | `0` |
     /// | `REACTIVE_DIAGNOSTICS_HOP_PROBE_BUDGET_MS` | what all thread-hop probes may wait | `200` |
     ///
@@ -123,6 +130,8 @@ public struct Configuration: Sendable {
             longActionThreshold = .milliseconds(threshold)
         }
         if let maximum = try number("MAX_FINDINGS", in: 1...100_000_000) { maximumFindings = maximum }
+        if let explains = try flag("RETAIN_PATHS") { explainsRetainPaths = explains }
+        if let limit = try number("RETAIN_PATH_MS", in: 1...60_000) { retainPathLimits.time = .milliseconds(limit) }
         if let probes = try number("HOP_PROBES", in: 0...255) {
             threadHopProbe.probesPerStream = probes
             if probes == 0 { threadHopProbe.thereafterEvery = 0 }

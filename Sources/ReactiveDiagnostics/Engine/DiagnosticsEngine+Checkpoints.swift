@@ -22,12 +22,75 @@ extension DiagnosticsEngine {
     /// test left alive into lifetime findings, and returns every finding attributed to it
     /// with suppressions and the test's allowances applied.
     public func finishTest(_ checkpoint: TestCheckpoint, options: TestOptions = TestOptions()) -> TestOutcome {
+        finishTest(checkpoint, options: options, deferringLifetime: false)
+    }
+
+    /// Ends a test, leaving its lifetime check for later when `deferringLifetime` is `true`:
+    /// the grammar, contract and scheduler findings are final now, but what the test left
+    /// alive is only judged by ``checkDeferredLifetime(of:after:options:)``.
+    ///
+    /// A test runner that ends a test before the test's own clean-up has run (XCTest's
+    /// teardown blocks run before `tearDown()`) uses it so that resources the clean-up
+    /// releases are not leaks: the first half while the test can still fail, the second once
+    /// the clean-up is over.
+    ///
+    /// ```swift
+    /// let first = engine.finishTest(checkpoint, deferringLifetime: true)   // fail the test for these
+    /// // … the test's own clean-up releases what it kept in its properties …
+    /// let leaks = engine.checkDeferredLifetime(of: checkpoint, after: first)
+    /// ```
+    public func finishTest(
+        _ checkpoint: TestCheckpoint, options: TestOptions = TestOptions(), deferringLifetime: Bool
+    ) -> TestOutcome {
+        let settled: Duration
+        if deferringLifetime {
+            // Work already queued for the main queue still belongs to the test.
+            let clock = ContinuousClock()
+            let start = clock.now
+            drainMainQueue(timeout: configuration.settlePollInterval)
+            settled = clock.now - start
+        } else {
+            settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
+            recordLeaks(of: checkpoint)
+            recordUnstructuredTasks(of: checkpoint)
+        }
+        evaluatePrematureCancels(test: checkpoint.test)
+        let findings = attributedFindings(of: checkpoint, from: checkpoint.findingIndex, options: options)
+        if checkpoint.isSerial {
+            // Only if no later serial test has taken its place.
+            _ = serialTestID.compareExchange(expected: checkpoint.test.rawValue, desired: 0, ordering: .relaxed)
+        }
+        let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
+        if !deferringLifetime {
+            recordTest(checkpoint, findings: outcome.unsuppressed.count, failed: !outcome.failures.isEmpty)
+        }
+        return outcome
+    }
+
+    /// The second half of a test ended with `deferringLifetime: true`: lets deallocation and
+    /// main-queue work settle (bounded), turns what the test still has alive into lifetime
+    /// findings and returns those (suppressions and allowances applied). The test's record
+    /// in the report counts the findings of both halves and is failed when the first half's
+    /// were (the runner cannot fail a test that has finished).
+    public func checkDeferredLifetime(
+        of checkpoint: TestCheckpoint, after first: TestOutcome, options: TestOptions = TestOptions()
+    ) -> TestOutcome {
+        let start = findingStore.count
         let settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
         recordLeaks(of: checkpoint)
         recordUnstructuredTasks(of: checkpoint)
-        evaluatePrematureCancels(test: checkpoint.test)
+        let findings = attributedFindings(of: checkpoint, from: start, options: options)
+        let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
+        recordTest(
+            checkpoint, findings: first.unsuppressed.count + outcome.unsuppressed.count, failed: !first.failures.isEmpty)
+        return outcome
+    }
+
+    /// Every finding attributed to the test since `index`, with suppressions and the test's
+    /// allowances applied.
+    private func attributedFindings(of checkpoint: TestCheckpoint, from index: Int, options: TestOptions) -> [Finding] {
         var findings: [Finding] = []
-        for finding in findingStore.after(checkpoint.findingIndex) where finding.test == checkpoint.test {
+        for finding in findingStore.after(index) where finding.test == checkpoint.test {
             if options.allowedKinds.contains(finding.kind) {
                 suppress(finding, reason: "test allows \(finding.kind)")
             } else {
@@ -35,16 +98,14 @@ extension DiagnosticsEngine {
             }
             findings.append(latest(finding))
         }
-        if checkpoint.isSerial {
-            // Only if no later serial test has taken its place.
-            _ = serialTestID.compareExchange(expected: checkpoint.test.rawValue, desired: 0, ordering: .relaxed)
-        }
-        let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
-        let record = TestRecord(
-            name: checkpoint.test.name ?? "", findings: outcome.unsuppressed.count, failed: !outcome.failures.isEmpty)
+        return findings
+    }
+
+    /// The test's line in the report and the crash journal.
+    private func recordTest(_ checkpoint: TestCheckpoint, findings: Int, failed: Bool) {
+        let record = TestRecord(name: checkpoint.test.name ?? "", findings: findings, failed: failed)
         tests.withLock { $0.records.append(record) }
         journal.withLock { $0 }?.didFinish(record)
-        return outcome
     }
 
     /// Ends a test from async code: the same as the synchronous form, but the settle loop
@@ -128,16 +189,17 @@ extension DiagnosticsEngine {
 
     /// Records one lifetime finding per (kind, label, allocation site) the test left alive.
     private func recordLeaks(of checkpoint: TestCheckpoint) {
-        var sites: [LeakSite: Int] = [:]
+        var sites: [LeakSite: [ResourceToken]] = [:]
         var order: [LeakSite] = []
         for resource in liveResources(of: checkpoint) {
             let site = LeakSite(kind: resource.kind, label: resource.label, stack: resource.stack)
             if sites[site] == nil { order.append(site) }
-            sites[site, default: 0] += 1
+            sites[site, default: []].append(resource.token)
         }
         let relations = order.isEmpty ? [:] : leakRelations.withLock { $0 }
         for site in order {
-            let count = sites[site] ?? 1
+            let tokens = sites[site] ?? []
+            let count = max(tokens.count, 1)
             let label = site.label.name
             var details = ["count": "\(count)", "resourceKind": site.kind.name]
             let relation = relations[site]
@@ -153,7 +215,7 @@ extension DiagnosticsEngine {
                 message: message,
                 label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
                 allocationStack: site.stack, capturesEventStack: false, details: details,
-                relatedStack: relation?.stack ?? .none))
+                relatedStack: relation?.stack ?? .none, retainPath: explainRetention(of: tokens)))
         }
     }
 

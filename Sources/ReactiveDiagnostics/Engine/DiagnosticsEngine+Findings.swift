@@ -28,7 +28,7 @@ extension DiagnosticsEngine {
                 id: id, kind: draft.kind, severity: severity, message: draft.message, label: draft.label,
                 resourceKind: draft.resourceKind, test: test, allocationStack: draft.allocationStack,
                 eventStack: eventStack, relatedStack: draft.relatedStack, thread: thread, otherThread: draft.otherThread,
-                time: time, details: draft.details, policy: policy,
+                time: time, details: draft.details, retainPath: draft.retainPath, policy: policy,
                 suppressedBy: policy == .ignore ? "policy:ignore" : nil)
         }
         if let finding, policy == .trap, applySuppressions(to: finding) == nil {

@@ -190,13 +190,17 @@ public final class DiagnosticsEngine: Sendable {
     /// Adapters that learn of a subscription in two steps (a hook that sees the subscribe
     /// call first and the subscription later, possibly on another thread) pass the stack
     /// and test they captured at the first step; `nil` captures and resolves them now.
+    ///
+    /// - Parameter anchor: The object whose references explain the subscription's lifetime,
+    ///   when it exists already (its subscriber): if the subscription leaks, the engine looks for
+    ///   the retain cycle from there (see ``StreamMonitor/setRetainPathAnchor(_:)``).
     public func makeStreamMonitor(
         label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init(),
-        allocationStack: StackID? = nil, test: TestIdentity? = nil
+        allocationStack: StackID? = nil, test: TestIdentity? = nil, anchor: AnyObject? = nil
     ) -> StreamMonitor {
         StreamMonitor(
             engine: self, label: label, contract: contract, options: options, allocationStack: allocationStack,
-            test: test)
+            test: test, anchor: anchor)
     }
 
     /// A probe for a diagnostic scheduler; its statistics appear in the report.

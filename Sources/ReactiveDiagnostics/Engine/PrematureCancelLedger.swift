@@ -1,3 +1,4 @@
+import ReactiveDiagnosticsSymbolication
 
 /// Cancels that came before any value, kept until a checkpoint decides (by symbolizing the
 /// cancel stack, off the hot path) whether a released cancellable caused them.
@@ -56,8 +57,9 @@ extension DiagnosticsEngine {
 
     /// Turns remembered cancels into findings when their stack shows a cancellable released in
     /// the very function that subscribed: the "forgot `.store(in:)`" bug. A cancellable released
-    /// elsewhere (its owner deallocated mid-request, `cancellable = nil` in a later method) was
-    /// let go on purpose and is not reported.
+    /// elsewhere (its owner deallocated mid-request, `cancellable = nil` in a later method), or
+    /// kept by the test function itself until a later line, was let go on purpose and is not
+    /// reported.
     func evaluatePrematureCancels(test: TestIdentity?) {
         for (candidate, count) in premature.take(test: test) {
             let cancel = symbolize(candidate.cancelStack).frames
@@ -73,7 +75,8 @@ extension DiagnosticsEngine {
             }
             let subscribing = symbolize(candidate.allocationStack).frames.first { $0.category == .user }
             guard let releasing, let subscribing, let function = releasing.function,
-                  function == subscribing.function
+                  function == subscribing.function,
+                  !Self.isHeldToALaterLineByTheTest(cancel: cancel, releasing: releasing, subscribing: subscribing)
             else { continue }
             let label = candidate.label.name
             let named = label.isEmpty ? "a stream" : "'\(label)'"
@@ -84,6 +87,44 @@ extension DiagnosticsEngine {
                 allocationStack: candidate.allocationStack, capturesEventStack: false, eventStack: candidate.cancelStack,
                 details: ["count": "\(count)", "marker": marker, "releasedIn": function]))
         }
+    }
+
+    /// Whether the test function itself kept the cancellable in a variable and let it go on a
+    /// later line than the one that subscribed (the end of the test, of a `do` block, of
+    /// `withExtendedLifetime`): a test that checks that nothing arrives, not a forgotten
+    /// `.store(in:)`. `_ = publisher.sink { … }` releases it on the subscribing line itself
+    /// (the release is compiler cleanup right after the call: the last line that ran is the
+    /// subscribing one), and an app's `refresh()` that drops its cancellable is not the test
+    /// function (the test runner does not call it). Needs file:line (llvm-symbolizer);
+    /// without it, nothing is excused.
+    static func isHeldToALaterLineByTheTest(
+        cancel: [SymbolizedFrame], releasing: SymbolizedFrame, subscribing: SymbolizedFrame,
+        resolver: SourceLineResolver = .shared
+    ) -> Bool {
+        func line(_ location: LLVMSymbolizer.Location?) -> (file: String, line: Int)? {
+            guard let location, let file = location.file, let line = location.line else { return nil }
+            return (file, line)
+        }
+        guard let index = cancel.firstIndex(where: { $0.address == releasing.address }),
+              let caller = cancel[(index + 1)...].first(where: { $0.category != .system }), isTestRunner(caller)
+        else { return false }
+        guard let image = releasing.imagePath, image == subscribing.imagePath,
+              let releasingOffset = releasing.imageOffset, let subscribingOffset = subscribing.imageOffset, subscribingOffset > 0,
+              let subscribed = line(resolver.location(image: image, returnOffset: UInt64(subscribingOffset))),
+              let released = line(resolver.lastLine(
+                  image: image, before: UInt64(releasingOffset), notBefore: UInt64(subscribingOffset)))
+        else { return false }
+        return released.file == subscribed.file && released.line > subscribed.line
+    }
+
+    /// A frame of the code that calls test functions: XCTest, Swift Testing and its `@Test`
+    /// expansions, SwiftPM's generated list of the tests on Linux (`…PackageDiscoveredTests`).
+    static func isTestRunner(_ frame: SymbolizedFrame) -> Bool {
+        if let module = frame.module,
+           module == "XCTest" || module == "Testing" || module.hasSuffix("PackageDiscoveredTests") {
+            return true
+        }
+        return frame.symbol.map(FrameClassifier.isMacroExpansion) ?? false
     }
 
     /// `AnyCancellable.deinit` → `AnyCancellable`: the frames of the cancellable's own teardown.

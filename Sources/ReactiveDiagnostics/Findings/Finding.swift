@@ -1,3 +1,5 @@
+import ReactiveDiagnosticsReport
+
 /// Something the engine found: a leak, a grammar or contract violation, a scheduler problem.
 ///
 /// A finding names its evidence: the kind, the stream or scheduler label, the allocation
@@ -40,6 +42,8 @@ public struct Finding: Sendable, Identifiable, Hashable {
     public let time: Double
     /// Kind-specific facts (`expected`, `actual`, `demand`, …).
     public let details: [String: String]
+    /// For a leaked subscription: why it is still alive (the retain cycle it belongs to).
+    public let retainPath: ReportRetainPath?
     /// What the policy decided.
     public internal(set) var policy: FindingPolicy
     /// The suppression rule that matched, if any.
@@ -78,13 +82,15 @@ public struct FindingDraft: Sendable {
     public var details: [String: String]
     /// Overrides the kind's default severity.
     public var severity: Severity?
+    /// For a leaked subscription: why it is still alive.
+    public var retainPath: ReportRetainPath?
 
     /// Describes a finding.
     public init(
         kind: FindingKind, message: String, label: String? = nil, resourceKind: ResourceKind? = nil,
         test: TestIdentity = .none, allocationStack: StackID = .none, capturesEventStack: Bool = true,
         eventStack: StackID = .none, otherThread: ThreadInfo? = nil, details: [String: String] = [:],
-        severity: Severity? = nil, relatedStack: StackID = .none
+        severity: Severity? = nil, relatedStack: StackID = .none, retainPath: ReportRetainPath? = nil
     ) {
         self.eventStack = eventStack
         self.relatedStack = relatedStack
@@ -98,5 +104,6 @@ public struct FindingDraft: Sendable {
         self.otherThread = otherThread
         self.details = details
         self.severity = severity
+        self.retainPath = retainPath
     }
 }

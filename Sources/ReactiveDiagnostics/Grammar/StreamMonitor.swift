@@ -99,7 +99,7 @@ public final class StreamMonitor: Sendable {
 
     init(
         engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, options: Options,
-        allocationStack: StackID? = nil, test: TestIdentity? = nil
+        allocationStack: StackID? = nil, test: TestIdentity? = nil, anchor: AnyObject? = nil
     ) {
         self.engine = engine
         self.label = label
@@ -110,7 +110,7 @@ public final class StreamMonitor: Sendable {
         self.allocationStack = stack
         let test = test ?? engine.currentTest()
         self.test = test
-        token = engine.ledger.register(kind: options.resourceKind, label: label, stack: stack, test: test)
+        token = engine.ledger.register(kind: options.resourceKind, label: label, stack: stack, test: test, anchor: anchor)
         if !options.expectsSubscription {
             phase.store(State.active.rawValue, ordering: .relaxed)
             demand.store(Int.max, ordering: .relaxed)
@@ -128,6 +128,13 @@ public final class StreamMonitor: Sendable {
         if registered.exchange(false, ordering: .relaxed) {
             engine.ledger.unregister(token)
         }
+    }
+
+    /// Names the object whose references explain this subscription's lifetime (its
+    /// subscriber, or the stage that checks it): if the subscription leaks, the engine walks
+    /// from it to find the retain cycle that keeps it alive. Only the address is kept.
+    public func setRetainPathAnchor(_ object: AnyObject) {
+        engine.ledger.setAnchor(token, object: object)
     }
 
     /// The stream's state now.

@@ -33,6 +33,9 @@ package final class ResourceLedger: Sendable {
 
     struct ShardState {
         var slots: [Slot] = []
+        /// Per slot, the address of the object that explains the resource's lifetime (see
+        /// ``setAnchor(_:object:)``), or 0. Beside the slots so that a slot stays 20 bytes.
+        var anchors: [UInt] = []
         var freeHead: UInt32 = .max
         /// Objects held for resources of this shard (``hold(_:object:pool:)``).
         var held: [HeldEntry] = []
@@ -65,13 +68,18 @@ package final class ResourceLedger: Sendable {
 
     /// Registers a live resource.
     ///
+    /// - Parameter anchor: The object that explains the resource's lifetime, when it is known
+    ///   already (see ``setAnchor(_:object:)``): stored under the same lock, at no extra cost.
     /// - Returns: The token to unregister it with.
     /// - Complexity: O(1) amortized; one shard lock and three relaxed atomics.
-    package func register(kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity) -> ResourceToken {
+    package func register(
+        kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity, anchor: AnyObject? = nil
+    ) -> ResourceToken {
+        let anchorWord = anchor.map(Self.address) ?? 0
         let shardIndex = shardForCurrentThread()
         let slot = newSlot(kind: kind, label: label, stack: stack, test: test)
         let token = shards[shardIndex].state.withLock { state in
-            Self.occupy(&state, with: slot, shard: shardIndex)
+            Self.occupy(&state, with: slot, anchor: anchorWord, shard: shardIndex)
         }
         counted(kind)
         return token
@@ -84,18 +92,21 @@ package final class ResourceLedger: Sendable {
              generation: 0, kind: kind.index, isLive: true)
     }
 
-    /// Stores `slot` in a free slot of the shard (or a new one); under the shard's lock.
+    /// Stores `slot` (and its anchor word, see ``setAnchor(_:object:)``) in a free slot of the
+    /// shard (or a new one); under the shard's lock.
     @inline(__always)
-    static func occupy(_ state: inout ShardState, with slot: Slot, shard: Int) -> ResourceToken {
+    static func occupy(_ state: inout ShardState, with slot: Slot, anchor: UInt = 0, shard: Int) -> ResourceToken {
         var slot = slot
         if state.freeHead != .max {
             let index = Int(state.freeHead)
             state.freeHead = state.slots[index].epochOrNextFree
             slot.generation = state.slots[index].generation &+ 1
             state.slots[index] = slot
+            state.anchors[index] = anchor
             return ResourceToken(shard: shard, index: index, generation: slot.generation)
         }
         state.slots.append(slot)
+        state.anchors.append(anchor)
         return ResourceToken(shard: shard, index: state.slots.count - 1, generation: 0)
     }
 
@@ -132,6 +143,57 @@ package final class ResourceLedger: Sendable {
         state.slots[token.index].epochOrNextFree = state.freeHead
         state.freeHead = UInt32(token.index)
         return Int(slot.kind)
+    }
+
+    /// Remembers the object that explains the resource's lifetime (a subscriber, a diagnosed
+    /// stage): when the resource leaks, the engine walks the references it holds to find the
+    /// retain cycle it belongs to. Only its address is kept: the object is not retained, and
+    /// the walk reads memory without trusting it.
+    ///
+    /// - Complexity: O(1); one shard lock.
+    package func setAnchor(_ token: ResourceToken, object: AnyObject) {
+        storeAnchor(token, Self.address(of: object))
+    }
+
+    /// Remembers that the object holding `object` explains the resource's lifetime (it is
+    /// found, at the checkpoint, by scanning memory for references to `object`).
+    package func setAnchor(_ token: ResourceToken, holderOf object: AnyObject) {
+        storeAnchor(token, Self.address(of: object) | 1)
+    }
+
+    private static func address(of object: AnyObject) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    private func storeAnchor(_ token: ResourceToken, _ word: UInt) {
+        guard token.isValid, token.shard < Self.shardCount else { return }
+        shards[token.shard].state.withLock { state in
+            guard token.index < state.slots.count, state.slots[token.index].isLive,
+                  state.slots[token.index].generation == token.generation
+            else { return }
+            state.anchors[token.index] = word
+        }
+    }
+
+    /// The anchor set for a live resource, if any; for a resource tied to an object the ledger
+    /// holds (``hold(_:object:pool:)``) and without one, the holder of that object (what keeps
+    /// it alive besides the ledger). Its address may no longer be an object: only a fault-free
+    /// reader may look at it.
+    ///
+    /// - Complexity: O(1), or O(held resources of the shard) for a held one.
+    package func anchor(of token: ResourceToken) -> ResourceAnchor? {
+        guard token.isValid, token.shard < Self.shardCount else { return nil }
+        let word = shards[token.shard].state.withLock { state -> UInt in
+            guard token.index < state.slots.count, state.slots[token.index].isLive,
+                  state.slots[token.index].generation == token.generation
+            else { return 0 }
+            if state.anchors[token.index] == 0, let held = state.held.first(where: { $0.token == token }) {
+                return Self.address(of: held.object) | 1
+            }
+            return state.anchors[token.index]
+        }
+        guard word != 0 else { return nil }
+        return word & 1 == 0 ? .object(word) : .holderOf(word & ~1)
     }
 
     /// Whether the resource behind `token` is still registered.

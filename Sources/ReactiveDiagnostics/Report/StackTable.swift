@@ -68,7 +68,7 @@ struct FindingConverter {
             suppressedBy: finding.suppressedBy, allocationStack: stacks.reference(finding.allocationStack),
             eventStack: stacks.reference(finding.eventStack), relatedStack: stacks.reference(finding.relatedStack),
             thread: finding.thread.map(Self.thread), otherThread: finding.otherThread.map(Self.thread),
-            time: (finding.time * 1000).rounded() / 1000, details: finding.details)
+            time: (finding.time * 1000).rounded() / 1000, details: finding.details, retainPath: finding.retainPath)
     }
 
     mutating func name(of test: TestIdentity) -> String? {

@@ -72,6 +72,59 @@ extension ReportFinding: ReportObject {
         .optional("otherThread", .object(ReportThread.self)),
         .required("time", .double),
         .required("details", .stringMap),
+        .optional("retainPath", .object(ReportRetainPath.self)),
+    ]
+}
+
+extension ReportRetainPath: ReportObject {
+    package static let fields: [ReportField] = [
+        .required("verdict", .oneOf(Verdict.self)),
+        .required("cycle", .array(ReportRetainStep.self)),
+        .required("holds", .array(ReportRetainHold.self)),
+        .optional("holder", .string),
+        .required("heldBy", .array(ReportRetainStep.self)),
+        .required("notes", .strings),
+        .required("objectsVisited", .int),
+        .required("milliseconds", .double),
+    ]
+}
+
+extension ReportRetainStep: ReportObject {
+    package static let fields: [ReportField] = [
+        .required("type", .string),
+        .optional("module", .string),
+        .required("category", .oneOf(FrameCategory.self)),
+        .required("isSubscription", .bool),
+        .required("links", .array(ReportRetainLink.self)),
+    ]
+}
+
+extension ReportRetainLink: ReportObject {
+    package static let fields: [ReportField] = [
+        .required("kind", .oneOf(Kind.self)),
+        .optional("name", .string),
+        .optional("type", .string),
+        .optional("closure", .object(ReportClosure.self)),
+        .optional("strength", .oneOf(ReportReferenceStrength.self)),
+    ]
+}
+
+extension ReportClosure: ReportObject {
+    package static let fields: [ReportField] = [
+        .required("function", .string),
+        .optional("file", .string),
+        .optional("line", .int),
+        .optional("column", .int),
+        .required("category", .oneOf(FrameCategory.self)),
+    ]
+}
+
+extension ReportRetainHold: ReportObject {
+    package static let fields: [ReportField] = [
+        .required("from", .string),
+        .required("links", .array(ReportRetainLink.self)),
+        .required("type", .string),
+        .required("strength", .oneOf(ReportReferenceStrength.self)),
     ]
 }
 
@@ -209,3 +262,6 @@ extension RunInfo.Completeness: ReportEnumeration {}
 extension ReportSeverity: ReportEnumeration {}
 extension FrameCategory: ReportEnumeration {}
 extension SourceLineStatus.State: ReportEnumeration {}
+extension ReportRetainPath.Verdict: ReportEnumeration {}
+extension ReportRetainLink.Kind: ReportEnumeration {}
+extension ReportReferenceStrength: ReportEnumeration {}

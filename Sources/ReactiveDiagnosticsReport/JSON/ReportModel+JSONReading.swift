@@ -163,6 +163,7 @@ extension ReportFinding {
         var otherThread: ReportThread?
         var time: Double?
         var details: [String: String]?
+        var retainPath: ReportRetainPath?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -184,6 +185,7 @@ extension ReportFinding {
             case "otherThread": otherThread = try r.optional(ReportThread.read)
             case "time": time = try r.readDouble()
             case "details": details = try r.readStringDictionary()
+            case "retainPath": retainPath = try r.optional(ReportRetainPath.read)
             default: try r.skipValue()
             }
             r.path.removeLast()
@@ -205,7 +207,8 @@ extension ReportFinding {
             thread: thread,
             otherThread: otherThread,
             time: try r.required(time, "time"),
-            details: try r.required(details, "details"))
+            details: try r.required(details, "details"),
+            retainPath: retainPath)
     }
 }
 
@@ -232,6 +235,157 @@ extension ReportThread {
             name: name,
             queue: queue,
             isMainQueue: try r.required(isMainQueue, "isMainQueue"))
+    }
+}
+
+extension ReportRetainPath {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainPath {
+        var verdict: ReportRetainPath.Verdict?
+        var cycle: [ReportRetainStep]?
+        var holds: [ReportRetainHold]?
+        var holder: String?
+        var heldBy: [ReportRetainStep]?
+        var notes: [String]?
+        var objectsVisited: Int?
+        var milliseconds: Double?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "verdict": verdict = try r.readEnum(ReportRetainPath.Verdict.self)
+            case "cycle": cycle = try r.readArray(ReportRetainStep.read)
+            case "holds": holds = try r.readArray(ReportRetainHold.read)
+            case "holder": holder = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "heldBy": heldBy = try r.readArray(ReportRetainStep.read)
+            case "notes": notes = try r.readStrings()
+            case "objectsVisited": objectsVisited = try r.readInt()
+            case "milliseconds": milliseconds = try r.readDouble()
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return ReportRetainPath(
+            verdict: try r.required(verdict, "verdict"),
+            cycle: try r.required(cycle, "cycle"),
+            holds: try r.required(holds, "holds"),
+            holder: holder,
+            heldBy: try r.required(heldBy, "heldBy"),
+            notes: try r.required(notes, "notes"),
+            objectsVisited: try r.required(objectsVisited, "objectsVisited"),
+            milliseconds: try r.required(milliseconds, "milliseconds"))
+    }
+}
+
+extension ReportRetainStep {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainStep {
+        var type: String?
+        var module: String?
+        var category: FrameCategory?
+        var isSubscription: Bool?
+        var links: [ReportRetainLink]?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "type": type = try r.readString()
+            case "module": module = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "category": category = try r.readEnum(FrameCategory.self)
+            case "isSubscription": isSubscription = try r.readBool()
+            case "links": links = try r.readArray(ReportRetainLink.read)
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return ReportRetainStep(
+            type: try r.required(type, "type"),
+            module: module,
+            category: try r.required(category, "category"),
+            isSubscription: try r.required(isSubscription, "isSubscription"),
+            links: try r.required(links, "links"))
+    }
+}
+
+extension ReportRetainLink {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainLink {
+        var kind: ReportRetainLink.Kind?
+        var name: String?
+        var type: String?
+        var closure: ReportClosure?
+        var strength: ReportReferenceStrength?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "kind": kind = try r.readEnum(ReportRetainLink.Kind.self)
+            case "name": name = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "type": type = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "closure": closure = try r.optional(ReportClosure.read)
+            case "strength": strength = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readEnum(ReportReferenceStrength.self) }
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return ReportRetainLink(
+            kind: try r.required(kind, "kind"),
+            name: name,
+            type: type,
+            closure: closure,
+            strength: strength)
+    }
+}
+
+extension ReportClosure {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportClosure {
+        var function: String?
+        var file: String?
+        var line: Int?
+        var column: Int?
+        var category: FrameCategory?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "function": function = try r.readString()
+            case "file": file = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "line": line = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
+            case "column": column = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
+            case "category": category = try r.readEnum(FrameCategory.self)
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return ReportClosure(
+            function: try r.required(function, "function"),
+            file: file,
+            line: line,
+            column: column,
+            category: try r.required(category, "category"))
+    }
+}
+
+extension ReportRetainHold {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainHold {
+        var from: String?
+        var links: [ReportRetainLink]?
+        var type: String?
+        var strength: ReportReferenceStrength?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "from": from = try r.readString()
+            case "links": links = try r.readArray(ReportRetainLink.read)
+            case "type": type = try r.readString()
+            case "strength": strength = try r.readEnum(ReportReferenceStrength.self)
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return ReportRetainHold(
+            from: try r.required(from, "from"),
+            links: try r.required(links, "links"),
+            type: try r.required(type, "type"),
+            strength: try r.required(strength, "strength"))
     }
 }
 

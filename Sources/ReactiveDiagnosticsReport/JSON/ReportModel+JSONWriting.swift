@@ -128,6 +128,10 @@ extension ReportFinding {
         if let resourceKind {
             w.field("resourceKind", resourceKind)
         }
+        if let retainPath {
+            w.key("retainPath")
+            retainPath.write(to: &w)
+        }
         w.field("severity", severity.rawValue)
         if let suppressedBy {
             w.field("suppressedBy", suppressedBy)
@@ -155,6 +159,117 @@ extension ReportThread {
         if let queue {
             w.field("queue", queue)
         }
+        w.endObject()
+    }
+}
+
+extension ReportRetainPath {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("cycle")
+        w.beginArray()
+        for element in cycle {
+            w.element()
+            element.write(to: &w)
+        }
+        w.endArray()
+        w.key("heldBy")
+        w.beginArray()
+        for element in heldBy {
+            w.element()
+            element.write(to: &w)
+        }
+        w.endArray()
+        if let holder {
+            w.field("holder", holder)
+        }
+        w.key("holds")
+        w.beginArray()
+        for element in holds {
+            w.element()
+            element.write(to: &w)
+        }
+        w.endArray()
+        w.field("milliseconds", milliseconds)
+        w.field("notes", strings: notes)
+        w.field("objectsVisited", objectsVisited)
+        w.field("verdict", verdict.rawValue)
+        w.endObject()
+    }
+}
+
+extension ReportRetainStep {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("category", category.rawValue)
+        w.field("isSubscription", isSubscription)
+        w.key("links")
+        w.beginArray()
+        for element in links {
+            w.element()
+            element.write(to: &w)
+        }
+        w.endArray()
+        if let module {
+            w.field("module", module)
+        }
+        w.field("type", type)
+        w.endObject()
+    }
+}
+
+extension ReportRetainLink {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        if let closure {
+            w.key("closure")
+            closure.write(to: &w)
+        }
+        w.field("kind", kind.rawValue)
+        if let name {
+            w.field("name", name)
+        }
+        if let strength {
+            w.field("strength", strength.rawValue)
+        }
+        if let type {
+            w.field("type", type)
+        }
+        w.endObject()
+    }
+}
+
+extension ReportClosure {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("category", category.rawValue)
+        if let column {
+            w.field("column", column)
+        }
+        if let file {
+            w.field("file", file)
+        }
+        w.field("function", function)
+        if let line {
+            w.field("line", line)
+        }
+        w.endObject()
+    }
+}
+
+extension ReportRetainHold {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("from", from)
+        w.key("links")
+        w.beginArray()
+        for element in links {
+            w.element()
+            element.write(to: &w)
+        }
+        w.endArray()
+        w.field("strength", strength.rawValue)
+        w.field("type", type)
         w.endObject()
     }
 }

@@ -118,7 +118,8 @@ public enum FindingText {
     }
 
     /// A finding as a failed test shows it: kind, severity and message; the test; each stack
-    /// with its role and thread, folded; the suppression; the fingerprint.
+    /// with its role and thread, folded; why a leaked subscription is still alive (its retain
+    /// path, ``ReportRetainPath/textLines()``); the suppression; the fingerprint.
     public static func describe(
         _ finding: ReportFinding, stack: (Int) -> ReportStack?, imagePath: (Int) -> String?, detail: Detail = .failure
     ) -> String {
@@ -135,6 +136,9 @@ public enum FindingText {
         if !shown.contains(where: { $0.role == .event }), let thread = finding.thread,
             !(FindingCatalog.info(for: finding.kind)?.isLifetime ?? false) {
             lines.append("  on \(Self.thread(thread))")
+        }
+        if let retainPath = finding.retainPath {
+            lines += retainPath.textLines().map { "  " + $0 }
         }
         if let suppressed = finding.suppressedBy {
             lines.append("  suppressed by \(suppressed)")

@@ -4,8 +4,9 @@ import Synchronization
 import XCTest
 
 /// The `XCTestObservation` observer behind ``ReactiveDiagnosticsXCTest/install(engine:options:suppressions:file:line:)``
-/// and ``DiagnosedTestCase``: begins each test, adds the teardown block that checks it, and
-/// writes the report when the bundle finishes.
+/// and ``DiagnosedTestCase``: begins each test, adds the teardown block that checks it (for a
+/// test that keeps something in its own properties, its lifetime is checked again after
+/// `tearDown()`, see ``TestCaseReferences``), and writes the report when the bundle finishes.
 final class DiagnosticsObserver: NSObject, XCTestObservation, Sendable {
     /// What `install()` asked for.
     struct Settings: Sendable {
@@ -48,9 +49,15 @@ final class DiagnosticsObserver: NSObject, XCTestObservation, Sendable {
         // run last-in first-out) but before the test's tearDown methods.
         testCase.addTeardownBlock { [weak testCase] in
             if let testCase {
-                TestCaseDiagnostics.finish(testCase)
+                // Resources kept in the test's own properties may be released by its
+                // tearDown(), which runs after this block: judge those after it.
+                TestCaseDiagnostics.finish(testCase, deferringLifetime: TestCaseReferences.keepsReferences(testCase))
             }
         }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        TestCaseDiagnostics.finishDeferred(testCase)
     }
 
     func testBundleDidFinish(_ testBundle: Bundle) {

@@ -46,16 +46,55 @@ enum TestCaseDiagnostics {
     /// Ends `testCase`: settles, records what it left alive, and records one XCTest failure
     /// per finding that fails it. Must run while the test run is still going (from
     /// `invokeTest()` or a teardown block, never from `testCaseDidFinish`).
+    ///
+    /// With `deferringLifetime`, what the test left alive is judged later, by
+    /// ``finishDeferred(_:)`` once `tearDown()` has run: only the other findings can fail the
+    /// test now.
     @discardableResult
-    static func finish(_ testCase: XCTestCase) -> TestOutcome? {
+    static func finish(_ testCase: XCTestCase, deferringLifetime: Bool = false) -> TestOutcome? {
         guard let entry = running.withLock({ $0.removeValue(forKey: ObjectIdentifier(testCase)) }) else {
             return nil
         }
         let engine = entry.engine
-        let outcome = engine.finishTest(entry.checkpoint, options: entry.options)
+        let outcome = engine.finishTest(entry.checkpoint, options: entry.options, deferringLifetime: deferringLifetime)
+        if deferringLifetime {
+            deferred.withLock { $0[ObjectIdentifier(testCase)] = DeferredCheck(entry: entry, first: outcome) }
+        }
         for failure in outcome.failures {
             let shown = FindingPresentation.failure(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
             FailureRecorder.record(shown.message, at: shown.line ?? entry.fallback, in: testCase)
+        }
+        return outcome
+    }
+
+    /// A test whose lifetime check waits for its `tearDown()`.
+    private struct DeferredCheck: Sendable {
+        var entry: Entry
+        var first: TestOutcome
+    }
+
+    private static let deferred = LockedValue<[ObjectIdentifier: DeferredCheck]>([:])
+
+    /// The lifetime check of a test ended with `deferringLifetime`, after its `tearDown()`:
+    /// what the test still has alive becomes lifetime findings, recorded in the report. XCTest
+    /// cannot fail a test that has finished, so each finding that would have failed it is
+    /// printed on standard error instead. Returns `nil` when the test's check was not deferred.
+    @discardableResult
+    static func finishDeferred(_ testCase: XCTestCase) -> TestOutcome? {
+        guard let check = deferred.withLock({ $0.removeValue(forKey: ObjectIdentifier(testCase)) }) else {
+            return nil
+        }
+        let engine = check.entry.engine
+        let outcome = engine.checkDeferredLifetime(of: check.entry.checkpoint, after: check.first, options: check.entry.options)
+        for failure in outcome.failures {
+            let shown = FindingPresentation.failure(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
+            let place = (shown.line ?? check.entry.fallback).map { "\($0.file):\($0.line): " } ?? ""
+            FileHandle.standardError.write(Data("""
+                \(place)error: \(testCase.name) : \(shown.message)
+                  (found after tearDown(), when XCTest no longer lets a test fail: the test passed, the \
+                report keeps the finding; subclass DiagnosedTestCase to fail the test for it)
+
+                """.utf8))
         }
         return outcome
     }

@@ -49,6 +49,29 @@ extension OperatorCase {
             #expect(produced.values == [1, 2] && produced.finished)
             withExtendedLifetime(cancellable) {}
         },
+        // The subscriber asks for one more with each value: the operator hands that demand
+        // to an upstream that has already finished (Combine's own behaviour, found by the
+        // soak of OpenCombine's suite, DelayTests.testReceiveCompletionImmediatelyAfterValue).
+        OperatorCase("delay, demand after the upstream finished") {
+            let clock = DispatchQueue.test
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = DemandRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: { _ in .max(1) })
+            subject.delay(for: .seconds(1), scheduler: clock).subscribe(recorder)
+            subject.send(1)
+            subject.send(completion: .finished)
+            clock.advance(by: .seconds(1))
+            #expect(recorder.values == [1] && recorder.completions.count == 1)
+        },
+        OperatorCase("receive(on:), demand after the upstream finished") {
+            let clock = DispatchQueue.test
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = DemandRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: { _ in .max(1) })
+            subject.receive(on: clock).subscribe(recorder)
+            subject.send(1)
+            subject.send(completion: .finished)
+            clock.run()
+            #expect(recorder.values == [1] && recorder.completions.count == 1)
+        },
         OperatorCase("timeout, completing in time") {
             let clock = DispatchQueue.test
             let subject = PassthroughSubject<Int, Never>()

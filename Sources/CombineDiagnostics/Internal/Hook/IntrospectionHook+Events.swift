@@ -93,6 +93,12 @@ extension IntrospectionHook {
         guard let stages = table.stages(of: SubscriptionKey(subscription)) else { return }
         let demand = StreamDemand(demand)
         for stage in stages {
+            // Operators (Delay, ReceiveOn) hand their downstream's demand upstream even after
+            // that upstream finished: Combine's own behaviour, a request that does nothing and
+            // that the user cannot change. A zero or negative one is still reported.
+            if stage.hasFrameworkSubscriber, stage.hasTerminated, Self.isPositive(demand) {
+                continue
+            }
             stage.monitor.requested(demand)
         }
     }
@@ -106,6 +112,13 @@ extension IntrospectionHook {
             // A released AnyCancellable cancels a whole chain: only its first, most downstream
             // stage is checked for a premature cancel, not every stage above it.
             stage.monitor.cancelled(checkPremature: depth == 0 && index == stages.count - 1)
+        }
+    }
+
+    private static func isPositive(_ demand: StreamDemand) -> Bool {
+        switch demand {
+        case .unlimited: return true
+        case .max(let count): return count > 0
         }
     }
 

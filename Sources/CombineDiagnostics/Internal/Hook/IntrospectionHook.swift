@@ -62,7 +62,10 @@ final class IntrospectionHook: _Introspection, Sendable {
         thread.pointee.subscribes.append(.init(key: key, skipped: false))
         let stack = engine.captureAllocationStack()
         let object = WeakObject.of(subscriber, isClass: subscriberInfo.isClass)
-        if table.announce(key, info: info, stack: stack, test: engine.currentTest(), subscriber: object) {
+        if table.announce(
+            key, info: info, stack: stack, test: engine.currentTest(), subscriber: object,
+            hasFrameworkSubscriber: subscriberInfo.isFrameworkType
+        ) {
             sweep()
         }
     }
@@ -132,13 +135,19 @@ final class IntrospectionHook: _Introspection, Sendable {
     func activate(
         _ pending: PendingStage, key: StageKey, subscriptionObject: WeakObject, subscription: SubscriptionKey?
     ) -> Stage? {
+        // If it leaks, the retain cycle is looked for from the subscriber (a `Sink`, whose
+        // closures are the user's), else from the subscription.
+        let subscriber = pending.subscriber.object
+        let subscriptionAnchor = subscriber == nil ? subscriptionObject.object : nil
         let monitor = engine.makeStreamMonitor(
             label: pending.label, contract: nil, options: pending.kind == .timer ? Self.timerOptions : .combine,
-            allocationStack: pending.stack, test: pending.test)
+            allocationStack: pending.stack, test: pending.test, anchor: subscriber ?? subscriptionAnchor)
         if subscription != nil {
             monitor.receivedSubscription()
         }
-        let stage = Stage(monitor: monitor, key: key, subscriber: pending.subscriber, subscriptionObject: subscriptionObject)
+        let stage = Stage(
+            monitor: monitor, key: key, subscriber: pending.subscriber, subscriptionObject: subscriptionObject,
+            hasFrameworkSubscriber: pending.hasFrameworkSubscriber)
         guard table.install(stage, replacing: pending.serial, subscription: subscription) else {
             // Another thread activated it first; this monitor never existed for anyone.
             monitor.cancelled(checkPremature: false)
@@ -146,8 +155,8 @@ final class IntrospectionHook: _Introspection, Sendable {
         }
         tracked.add(1, ordering: .relaxed)
         // There is no deallocation event: the ledger watches the subscription (or subscriber).
-        if let anchor = subscriptionObject.object ?? pending.subscriber.object {
-            engine.ledger.watch(monitor.token, object: anchor)
+        if let watched = subscriptionAnchor ?? subscriptionObject.object ?? subscriber {
+            engine.ledger.watch(monitor.token, object: watched)
         }
         return stage
     }

@@ -8,14 +8,27 @@ final class Stage: @unchecked Sendable {
     let key: StageKey
     let subscriber: WeakObject
     let subscriptionObject: WeakObject
+    /// The subscriber is one of the framework's own (an operator's): its requests are the
+    /// framework's, not the user's.
+    let hasFrameworkSubscriber: Bool
     /// The subscription the stage is linked to (guarded by the table's lock).
     var subscription: SubscriptionKey?
 
-    init(monitor: StreamMonitor, key: StageKey, subscriber: WeakObject, subscriptionObject: WeakObject) {
+    init(
+        monitor: StreamMonitor, key: StageKey, subscriber: WeakObject, subscriptionObject: WeakObject,
+        hasFrameworkSubscriber: Bool
+    ) {
         self.monitor = monitor
         self.key = key
         self.subscriber = subscriber
         self.subscriptionObject = subscriptionObject
+        self.hasFrameworkSubscriber = hasFrameworkSubscriber
+    }
+
+    /// Whether the stream finished or failed (not merely cancelled).
+    var hasTerminated: Bool {
+        let state = monitor.state
+        return state == .finished || state == .failed
     }
 
     /// Whether the stream finished, failed or was cancelled.
@@ -46,6 +59,7 @@ struct PendingStage: Sendable {
     let stack: StackID
     let test: TestIdentity
     let subscriber: WeakObject
+    let hasFrameworkSubscriber: Bool
     let serial: UInt64
 }
 

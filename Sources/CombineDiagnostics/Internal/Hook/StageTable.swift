@@ -62,13 +62,14 @@ final class StageTable: Sendable {
     /// Records a subscribe call for `key`. Returns `true` when the table has grown enough to
     /// be pruned.
     func announce(
-        _ key: StageKey, info: PublisherTypeInfo, stack: StackID, test: TestIdentity, subscriber: WeakObject
+        _ key: StageKey, info: PublisherTypeInfo, stack: StackID, test: TestIdentity, subscriber: WeakObject,
+        hasFrameworkSubscriber: Bool
     ) -> Bool {
         func insert(_ state: inout State) {
             state.nextSerial &+= 1
             state.stages[key] = .pending(PendingStage(
                 label: info.label, kind: info.kind, stack: stack, test: test, subscriber: subscriber,
-                serial: state.nextSerial))
+                hasFrameworkSubscriber: hasFrameworkSubscriber, serial: state.nextSerial))
         }
         let (existing, shouldPrune) = state.withLock { state -> (StageSlot?, Bool) in
             if let slot = state.stages[key] {

@@ -10,11 +10,16 @@ struct SubscriberTypeInfo: Sendable {
     let isDiagnosed: Bool
     /// A class, whose instances can be referenced weakly.
     let isClass: Bool
+    /// A subscriber of the framework's own (an operator's inner subscriber, `Sink`,
+    /// `SubjectSubscriber`), not one of the user's (`AnySubscriber` wraps the user's).
+    let isFrameworkType: Bool
 
     init<S: Subscriber>(_ type: S.Type) {
         isAnySubscriber = type is any AnySubscriberMarker.Type
         isDiagnosed = type is any DiagnosedSubscriberMarker.Type
         isClass = type is AnyObject.Type
+        let name = String(reflecting: type)
+        isFrameworkType = !isAnySubscriber && (name.hasPrefix("OpenCombine.") || name.hasPrefix("Combine."))
     }
 }
 

@@ -62,7 +62,8 @@ enum HTMLScript {
           var searchCache = [];
           function searchText(group, index) {
             if (searchCache[index] === undefined) {
-              var parts = [group.kind, group.severity, group.message, group.fingerprint, group.location || ""]
+              var parts = [group.kind, group.severity, group.message, group.fingerprint, group.location || "",
+                group.retainPath ? group.retainPath.lines.join(" ") : ""]
                 .concat(group.labels, group.tests);
               group.stacks.forEach(function (reference) {
                 var stack = stacks[reference.stack];
@@ -164,6 +165,12 @@ enum HTMLScript {
             fact(facts, "fingerprint", group.fingerprint);
             fact(facts, "findings", group.findingIDs.map(function (id) { return "#" + id; }).join(", "));
             content.appendChild(facts);
+            if (group.retainPath) {
+              var path = el("div", "retain-path verdict-" + group.retainPath.verdict);
+              path.appendChild(el("h4", null, "why it is still alive"));
+              path.appendChild(el("pre", null, group.retainPath.lines.join("\\n")));
+              content.appendChild(path);
+            }
             group.stacks.forEach(function (reference) { content.appendChild(renderStack(reference)); });
             details.appendChild(content);
             return details;

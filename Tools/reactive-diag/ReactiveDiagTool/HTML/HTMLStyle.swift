@@ -29,7 +29,9 @@ enum HTMLStyle {
         .badge{font-weight:700;text-transform:uppercase;font-size:12px;margin-right:6px}.kind{font-weight:600}
         .label,.location{margin-left:8px}.location{color:var(--muted)}
         .facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}
-        .stack h4{margin:10px 0 2px;font-size:13px}
+        .stack h4,.retain-path h4{margin:10px 0 2px;font-size:13px}
+        .retain-path pre{margin:0;padding-left:8px;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre-wrap}
+        .retain-path.verdict-cycle pre{color:var(--user)}
         ol.frames{list-style:none;margin:0;padding-left:8px;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace}
         ol.frames li{overflow-wrap:anywhere}ol.frames li.user{color:var(--user);font-weight:600}
         ol.frames li.other,ol.frames li.folded summary,ol.frames li.dropped{color:var(--muted)}

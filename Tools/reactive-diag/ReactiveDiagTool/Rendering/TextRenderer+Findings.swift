@@ -42,6 +42,12 @@ extension TextRenderer {
         }
         line(indent + style.dim("fingerprint \(group.fingerprint) · findings "
             + Formatting.list(group.findingIDs.map { "#\($0)" }, limit: 10)))
+        if let path = group.retainPath {
+            line(indent + "why alive   " + (path.lines.first ?? path.summary))
+            for text in path.lines.dropFirst() {
+                line(indent + "            " + text)
+            }
+        }
         for reference in group.stacks {
             guard let stack = view.stack(reference.stack) else { continue }
             line(indent + reference.heading + ":")

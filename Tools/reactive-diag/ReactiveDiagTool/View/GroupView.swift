@@ -38,6 +38,23 @@ public struct GroupView: Codable, Sendable, Equatable {
     public var source: SourceExcerpt?
     /// The representative finding's stacks: allocation, event, related.
     public var stacks: [StackReference]
+    /// For a leaked subscription: why it is still alive, when the engine could tell.
+    public var retainPath: RetainPathView?
+}
+
+/// Why a leaked subscription is alive, as a view shows it: the report's structured retain
+/// path rendered once, by the report module's renderer that test failures use too.
+///
+/// ```swift
+/// if let path = group.retainPath, path.verdict == "cycle" { print(path.lines.joined(separator: "\n")) }
+/// ```
+public struct RetainPathView: Codable, Sendable, Equatable {
+    /// `cycle`, `notACycle` or `unknown`.
+    public var verdict: String
+    /// One line: the owner, its property and the capturing closure.
+    public var summary: String
+    /// The whole path, one line per hop.
+    public var lines: [String]
 }
 
 /// A frame of a view's stack.

@@ -97,7 +97,10 @@ extension GroupView {
             message: finding.message, labels: group.labels, tests: group.tests, resourceKind: finding.resourceKind,
             suppressedBy: finding.suppressedBy, findingIDs: group.findingIDs, details: finding.details,
             location: frame?.oneLine, culprit: place.map { FrameReference(stack: $0.stack, frame: $0.index) },
-            source: nil, stacks: references)
+            source: nil, stacks: references,
+            retainPath: finding.retainPath.map {
+                RetainPathView(verdict: $0.verdict.rawValue, summary: $0.summary, lines: $0.textLines())
+            })
     }
 }
 

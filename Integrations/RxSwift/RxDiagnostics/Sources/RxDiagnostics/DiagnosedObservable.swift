@@ -65,6 +65,8 @@ public struct DiagnosedObservable<Source: ObservableType>: ObservableType {
         let monitor = StreamMonitoring.makeMonitor(
             engine: engine, label: label, contract: contract, fallbackTest: assemblyTest)
         let sink = DiagnosedSink(observer: observer, monitor: monitor)
+        // If the subscription leaks, the retain cycle is looked for from this sink.
+        monitor.setRetainPathAnchor(sink)
         sink.run(source)
         return sink
     }

@@ -80,6 +80,9 @@ public final class DiagnosedObserver<Element>: ObserverType, Disposable {
         self.handlesErrors = handlesErrors
         monitor = StreamMonitoring.makeMonitor(
             engine: engine, label: DiagnosticLabel(label), contract: contract, fallbackTest: .none)
+        // If the subscription leaks, the retain cycle is looked for from this observer, which
+        // holds the closures.
+        monitor.setRetainPathAnchor(self)
     }
 
     /// Checks `event`, then forwards it (outside every lock).

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 @_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
@@ -113,6 +114,15 @@ extension RxIntegrationTests {
             let finding = try #require(expectFinding(engine, outcome, .leakedSubscription, label: "price ticker"))
             expectStack(engine, finding.allocationStack, contains: "PriceTicker.init")
             #expect(engine.describe(finding).contains("allocated at:"))
+            // Why: the ticker's bag holds the subscription, whose closure holds the ticker.
+            let path = try #require(finding.retainPath)
+            #expect(path.verdict == .cycle, "\(path.textLines().joined(separator: "\n"))")
+            #expect(path.cycle.first?.type == "PriceTicker")
+            #expect(engine.describe(finding).contains("captures `self` strongly"), "\(engine.describe(finding))")
+            if let directory = ProcessInfo.processInfo.environment["RX_DIAGNOSTICS_DESCRIBE_DIR"] {
+                try engine.describe(finding).write(
+                    toFile: directory + "/leakedSubscription-price-ticker.txt", atomically: true, encoding: .utf8)
+            }
             #expect(leaked != nil, "the ticker is really kept alive by its own subscription")
             prices.onCompleted()  // ending the stream releases the closure and breaks the cycle
             #expect(leaked == nil)

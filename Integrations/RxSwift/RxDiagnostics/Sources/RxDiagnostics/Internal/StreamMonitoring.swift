@@ -3,7 +3,10 @@ import ReactiveDiagnostics
 /// How RxSwift streams are monitored: no demand, no subscription signal.
 enum StreamMonitoring {
     /// RxSwift has neither back-pressure nor an `onSubscribe` event.
-    static let options = StreamMonitor.Options(tracksDemand: false, expectsSubscription: false)
+    static let options: StreamMonitor.Options = {
+        RxRetainPaths.registerPlumbing()
+        return StreamMonitor.Options(tracksDemand: false, expectsSubscription: false)
+    }()
 
     /// A monitor for a subscription being made now (its allocation stack is captured here).
     ///

@@ -18,8 +18,13 @@ import Synchronization
 /// checkpoint sweeps until its resources are gone (bounded by the settle time), so what is
 /// still alive then is a leak of that test.
 ///
+/// If the subscription leaks, the engine looks for the retain cycle from the object that
+/// holds the storage besides the ledger: the observer's closure context
+/// (the ledger anchors a resource tied to an object at whatever holds that object, found by
+/// scanning memory at the checkpoint).
+///
 /// The same array comes back to `Hooks.defaultErrorHandler` with an unhandled error: its
-/// storage names the subscription (``ResourceLedger/heldResource(for:)``), hence its stack
+/// storage names the subscription (``DiagnosticsEngine/heldResource(for:)``), hence its stack
 /// and test.
 final class SubscriptionHook: Sendable {
     /// The label of every subscription this hook counts.
@@ -44,6 +49,7 @@ final class SubscriptionHook: Sendable {
             // then reuses every array a sweep releases.
             engine.recycleHeld(Self.pool, keeping: 16 * 1_024)
         }
+        RxRetainPaths.registerPlumbing()
     }
 
     /// Subscriptions counted so far.

@@ -16,6 +16,8 @@ func makeEngine(settle: Duration = .seconds(3)) -> DiagnosticsEngine {
     // Wall time: a thread preempted on a loaded machine must not make a clean test's action
     // "long" (the long-action test gives its scheduler a threshold of its own).
     configuration.longActionThreshold = .seconds(10)
+    // A retain path's answer must not depend on how loaded the machine is.
+    configuration.retainPathLimits.time = .seconds(60)
     return DiagnosticsEngine(configuration: configuration)
 }
 

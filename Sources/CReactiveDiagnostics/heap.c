@@ -1,0 +1,276 @@
+// Fault-free reads of this process's own memory, and the few Swift runtime entry points the
+// retain-path walker needs. Nothing here runs on the hot path: only at a test checkpoint,
+// for subscriptions that are still alive.
+#include "CReactiveDiagnostics.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#elif defined(__APPLE__)
+#include <mach/mach.h>
+#include <mach/mach_vm.h>
+#endif
+
+// MARK: Memory
+
+#if defined(__linux__)
+static atomic_int vm_readv_refused;   // process_vm_readv not allowed (seccomp): use /proc/self/mem
+static atomic_int self_mem = -1;
+
+static int open_self_mem(void) {
+    int fd = atomic_load_explicit(&self_mem, memory_order_acquire);
+    if (fd >= 0) {
+        return fd;
+    }
+    int opened = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+    if (opened < 0) {
+        return -1;
+    }
+    int expected = -1;
+    if (!atomic_compare_exchange_strong(&self_mem, &expected, opened)) {
+        close(opened);
+        return expected;
+    }
+    return opened;
+}
+#endif
+
+size_t rdiag_read_memory(uintptr_t address, void *buffer, size_t length) {
+    if (length == 0 || address == 0) {
+        return 0;
+    }
+#if defined(__linux__)
+    if (!atomic_load_explicit(&vm_readv_refused, memory_order_relaxed)) {
+        struct iovec local = {buffer, length};
+        struct iovec remote = {(void *)address, length};
+        ssize_t copied = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+        if (copied >= 0) {
+            return (size_t)copied;
+        }
+        if (errno != EPERM && errno != ENOSYS) {
+            return 0;   // EFAULT: not readable
+        }
+        atomic_store_explicit(&vm_readv_refused, 1, memory_order_relaxed);
+    }
+    int fd = open_self_mem();
+    if (fd < 0) {
+        return 0;
+    }
+    ssize_t copied = pread(fd, buffer, length, (off_t)address);
+    return copied > 0 ? (size_t)copied : 0;
+#elif defined(__APPLE__)
+    mach_vm_size_t copied = 0;
+    kern_return_t status = mach_vm_read_overwrite(
+        mach_task_self(), (mach_vm_address_t)address, (mach_vm_size_t)length, (mach_vm_address_t)buffer, &copied);
+    return status == KERN_SUCCESS ? (size_t)copied : 0;
+#else
+    (void)buffer;
+    return 0;
+#endif
+}
+
+// MARK: Swift runtime
+
+// SWIFT_CC(swift) entry points of the runtime, looked up with dlsym so that a runtime without
+// one of them degrades to "unknown" instead of failing to load.
+#if __has_attribute(swiftcall)
+#define RDIAG_SWIFTCC __attribute__((swiftcall))
+#else
+#define RDIAG_SWIFTCC
+#endif
+
+typedef struct {
+    const char *name;
+    void (*free_name)(const char *);
+    _Bool is_strong;
+    _Bool is_var;
+} rdiag_field_reflection_metadata;
+
+typedef const void *(*type_by_name_fn)(const char *, size_t, const void *, const void *const *) RDIAG_SWIFTCC;
+typedef intptr_t (*field_count_fn)(const void *) RDIAG_SWIFTCC;
+typedef intptr_t (*field_offset_fn)(const void *, intptr_t) RDIAG_SWIFTCC;
+typedef const void *(*field_type_fn)(const void *, intptr_t, rdiag_field_reflection_metadata *) RDIAG_SWIFTCC;
+
+static struct {
+    type_by_name_fn type_by_name;
+    field_count_fn field_count;
+    field_offset_fn field_offset;
+    field_type_fn field_type;
+} runtime;
+
+static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
+
+static void load_runtime(void) {
+    runtime.type_by_name = (type_by_name_fn)dlsym(RTLD_DEFAULT, "swift_getTypeByMangledNameInContext");
+    runtime.field_count = (field_count_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveCount");
+    runtime.field_offset = (field_offset_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveChildOffset");
+    runtime.field_type = (field_type_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveChildMetadata");
+}
+
+int rdiag_swift_reflection_available(void) {
+    pthread_once(&runtime_once, load_runtime);
+    return runtime.type_by_name && runtime.field_count && runtime.field_offset && runtime.field_type;
+}
+
+const void *rdiag_swift_type_by_mangled_name(
+    const char *name, size_t length, const void *context, const void *const *generic_arguments) {
+    if (!rdiag_swift_reflection_available()) {
+        return NULL;
+    }
+    return runtime.type_by_name(name, length, context, generic_arguments);
+}
+
+intptr_t rdiag_swift_field_count(const void *type) {
+    if (!rdiag_swift_reflection_available()) {
+        return 0;
+    }
+    return runtime.field_count(type);
+}
+
+const void *rdiag_swift_field(const void *type, intptr_t index, intptr_t *offset, char *name, size_t name_capacity,
+                              int *is_strong) {
+    if (!rdiag_swift_reflection_available() || name_capacity == 0) {
+        return NULL;
+    }
+    rdiag_field_reflection_metadata field = {0};
+    const void *field_type = runtime.field_type(type, index, &field);
+    name[0] = 0;
+    if (field.name != NULL) {
+        strncpy(name, field.name, name_capacity - 1);
+        name[name_capacity - 1] = 0;
+        if (field.free_name != NULL) {
+            field.free_name(field.name);
+        }
+    }
+    *is_strong = field.is_strong ? 1 : 0;
+    *offset = runtime.field_offset(type, index);
+    return field_type;
+}
+
+typedef unsigned (*enum_tag_fn)(const void *, const void *) RDIAG_SWIFTCC;
+typedef void (*enum_project_fn)(void *, const void *) RDIAG_SWIFTCC;
+
+unsigned rdiag_swift_enum_tag(const void *witness, const void *value, const void *type) {
+    return ((enum_tag_fn)witness)(value, type);
+}
+
+void rdiag_swift_enum_project(const void *witness, void *value, const void *type) {
+    ((enum_project_fn)witness)(value, type);
+}
+
+// MARK: Scanning for references
+
+#if defined(__linux__)
+#include <stdlib.h>
+#include <sys/mman.h>
+#endif
+
+#if defined(__linux__)
+// Targets closer than this share one pass over a buffer (objects of one heap region).
+#define RDIAG_CLUSTER_SPAN ((uintptr_t)1 << 26)
+
+// The words of `buffer` equal to one of `sorted` (ascending), as addresses from `base`. Written
+// to be fast without optimization (tests run debug builds): per cluster of nearby targets, one
+// range check per word, and an exact comparison only for the words in range.
+static size_t scan_buffer(const uintptr_t *buffer, size_t words, uintptr_t base, const uintptr_t *sorted,
+                          size_t count, uintptr_t *hits, size_t capacity) {
+    size_t found = 0;
+    size_t first = 0;
+    while (first < count && found < capacity) {
+        size_t last = first;
+        while (last + 1 < count && sorted[last + 1] - sorted[first] < RDIAG_CLUSTER_SPAN) {
+            last++;
+        }
+        uintptr_t low = sorted[first];
+        uintptr_t span = sorted[last] - low;
+        const uintptr_t *word = buffer;
+        const uintptr_t *end = buffer + words;
+        while (word < end && found < capacity) {
+            if (*word - low <= span) {
+                for (size_t target = first; target <= last; target++) {
+                    if (*word == sorted[target]) {
+                        hits[found++] = base + (uintptr_t)(word - buffer) * sizeof(uintptr_t);
+                        break;
+                    }
+                }
+            }
+            word++;
+        }
+        first = last + 1;
+    }
+    return found;
+}
+#endif
+
+size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets, size_t target_count,
+                        uintptr_t *hits, size_t hit_capacity, size_t *bytes_scanned) {
+    size_t found = 0;
+    *bytes_scanned = 0;
+#if defined(__linux__)
+    enum { chunk_size = 1 << 18 };
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || page > 4096 || (start & (uintptr_t)(page - 1)) != 0) {
+        return 0;
+    }
+    uintptr_t *buffer = malloc(chunk_size);
+    unsigned char *residency = malloc(chunk_size / (size_t)page + 1);
+    uintptr_t *sorted = malloc(target_count * sizeof(uintptr_t) + 1);
+    if (buffer == NULL || residency == NULL || sorted == NULL) {
+        free(buffer);
+        free(residency);
+        free(sorted);
+        return 0;
+    }
+    for (size_t index = 0; index < target_count; index++) {
+        uintptr_t value = targets[index];
+        size_t position = index;
+        while (position > 0 && sorted[position - 1] > value) {
+            sorted[position] = sorted[position - 1];
+            position--;
+        }
+        sorted[position] = value;
+    }
+    for (uintptr_t cursor = start; cursor < end && found < hit_capacity; cursor += chunk_size) {
+        size_t length = end - cursor < chunk_size ? end - cursor : chunk_size;
+        // Pages never touched (or swapped out) hold nothing: skip them without faulting them in.
+        size_t pages = (length + (size_t)page - 1) / (size_t)page;
+        if (mincore((void *)cursor, length, residency) != 0) {
+            continue;
+        }
+        for (size_t first = 0; first < pages && found < hit_capacity;) {
+            if (!(residency[first] & 1)) {
+                first++;
+                continue;
+            }
+            size_t last = first;
+            while (last + 1 < pages && (residency[last + 1] & 1)) {
+                last++;
+            }
+            uintptr_t run = cursor + first * (size_t)page;
+            size_t run_length = (last - first + 1) * (size_t)page;
+            if (run + run_length > cursor + length) {
+                run_length = cursor + length - run;
+            }
+            size_t copied = rdiag_read_memory(run, buffer, run_length);
+            *bytes_scanned += copied;
+            found += scan_buffer(buffer, copied / sizeof(uintptr_t), run, sorted, target_count, hits + found,
+                                 hit_capacity - found);
+            first = last + 1;
+        }
+    }
+    free(buffer);
+    free(residency);
+    free(sorted);
+#else
+    (void)start; (void)end; (void)targets; (void)target_count; (void)hits; (void)hit_capacity;
+#endif
+    return found;
+}

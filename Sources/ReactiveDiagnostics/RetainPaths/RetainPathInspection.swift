@@ -1,0 +1,90 @@
+import ReactiveDiagnosticsReport
+
+/// The walker's raw view of one object, for this package's tests and fuzzers: every reference
+/// it holds, with the way to it and its strength.
+package enum RetainPathInspection {
+    /// One reference found.
+    package struct Reference: Sendable {
+        /// The object referred to (0 for a weak reference, whose side table is not followed).
+        package var target: UInt
+        /// `strong`, `weak`, `unowned`, `notStrong` or `unknown`.
+        package var strength: String
+        /// The way to it, as text.
+        package var path: String
+    }
+
+    /// The address of `object` (what ``Reference/target`` is compared with).
+    package static func address(of object: AnyObject) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    /// Every reference `object` holds, and what the walker could not read.
+    package static func inspect(_ object: AnyObject) -> (references: [Reference], notes: [String]) {
+        withExtendedLifetime(object) { inspect(address: address(of: object)) }
+    }
+
+    /// One line per reference `object` holds: `strength target-type <- path`.
+    package static func references(of object: AnyObject) -> [String] {
+        withExtendedLifetime(object) {
+            let memory = ProcessMemory()
+            let classifier = ObjectClassifier(memory: memory, regions: MemoryRegions.current())
+            return inspect(address: address(of: object)).references.map { reference in
+                var target = reference.target == 0 ? "-" : "?"
+                if case .instance(let metadata)? = classifier.classify(reference.target) {
+                    target = TypeReader.shared.name(of: metadata)
+                }
+                return "\(reference.strength) \(target) <- \(reference.path)"
+            }
+        }
+    }
+
+    package static func inspect(address: UInt) -> (references: [Reference], notes: [String]) {
+        let walker = HeapWalker(memory: ProcessMemory(), regions: MemoryRegions.current())
+        guard let record = walker.record(of: address) else { return ([], walker.notes + ["not an object"]) }
+        let references = record.references.map { reference in
+            Reference(
+                target: reference.target, strength: "\(reference.strength)",
+                path: reference.path.map(describe).joined(separator: " ") + (reference.declaredType.map { " (\($0))" } ?? ""))
+        }
+        return (references, walker.notes)
+    }
+
+    private static func describe(_ step: PathStep) -> String {
+        let types = TypeReader.shared
+        switch step {
+        case .field(let name, let type): return ".\(name): \(types.name(of: type))"
+        case .element: return "[element]"
+        case .key: return "[key]"
+        case .value: return "[value]"
+        case .payload(let name): return "(\(name))"
+        case .existential: return "(existential)"
+        case .box: return "(box)"
+        case .closure(let function):
+            let facts = ClosureSymbols.shared.facts(of: function)
+            return "{\(facts.function)\(facts.isGlue ? ", glue" : "")}"
+        case .capture(let index, let count, let type):
+            return "capture \(index)/\(count)" + (type == 0 ? "" : ": \(types.name(of: type))")
+        case .untypedWord(let offset): return "word@\(offset)"
+        }
+    }
+}
+
+extension RetainPathInspection {
+    /// What the walker reads from a mangled type name written as text (symbolic references
+    /// as `\u{1}`): its storage (`value`, `weak`, `box`, `thick function`…) and whether it may
+    /// name a generic parameter.
+    package static func mangledName(_ text: String) -> (storage: String, mayReferenceGenericParameters: Bool) {
+        let name = MangledName(address: 0, length: text.utf8.count, text: Array(text.utf8))
+        let storage: String
+        switch name.storage {
+        case .value: storage = "value"
+        case .weak: storage = "weak"
+        case .unowned: storage = "unowned"
+        case .unmanaged: storage = "unmanaged"
+        case .box: storage = "box"
+        case .loweredFunction(let thick): storage = thick ? "thick function" : "thin function"
+        case .genericParameter(let depth, let index): storage = "generic parameter \(depth) \(index)"
+        }
+        return (storage, name.mayReferenceGenericParameters)
+    }
+}

@@ -1,0 +1,112 @@
+/// Decides what a word that should point at a heap object points at, reading only through
+/// ``ProcessMemory`` and checking the header against the runtime's ABI before believing it.
+struct ObjectClassifier {
+    /// A heap object, as far as its header says.
+    enum Object {
+        /// A class instance (its metadata validated).
+        case instance(metadata: UInt)
+        /// A closure context or fixed-layout box (`HeapLocalVariable` metadata).
+        case context(metadata: UInt)
+        /// A box made by `swift_allocBox`: the value's offset and type.
+        case genericBox(valueOffset: Int, valueType: UInt)
+        /// Something else on the heap (an error box, a task…), or a header the walker does not
+        /// understand.
+        case other(String)
+    }
+
+    let memory: ProcessMemory
+    let regions: MemoryRegions
+
+    /// What `address` is, or `nil` when it is not a live heap object (null, unreadable,
+    /// misaligned, deinitializing, or with a header that is not metadata).
+    func classify(_ address: UInt) -> Object? {
+        guard address >= 4096, address & 0x7 == 0, regions.isWritable(address),
+              let header = memory.withBytes(at: address, count: RuntimeLayout.heapObjectSize, { bytes in
+                  (bytes.load(as: UInt.self), bytes.load(fromByteOffset: RuntimeLayout.word, as: UInt.self))
+              })
+        else { return nil }
+        let (metadata, refCounts) = header
+        if refCounts & RuntimeLayout.refCountUseSlowRC == 0, refCounts & RuntimeLayout.refCountIsDeiniting != 0 {
+            return nil
+        }
+        guard metadata >= 4096, metadata & 0x7 == 0, let kindWord = memory.word(at: metadata) else { return nil }
+        switch MetadataKind(word: kindWord) {
+        case .class:
+            return isClassMetadata(metadata) ? .instance(metadata: metadata) : nil
+        case .heapLocalVariable:
+            guard let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)),
+                  descriptor == 0 || regions.isInImage(descriptor),
+                  let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.contextOffsetToFirstCapture)),
+                  offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096
+            else { return nil }
+            return .context(metadata: metadata)
+        case .heapGenericLocalVariable:
+            guard let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.boxValueOffset)),
+                  offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096,
+                  let valueType = memory.word(at: metadata &+ UInt(RuntimeLayout.boxValueType)),
+                  isTypeMetadata(valueType)
+            else { return nil }
+            return .genericBox(valueOffset: Int(offset), valueType: valueType)
+        case .errorObject:
+            return .other("an error box")
+        case .task:
+            return .other("a task")
+        case .job:
+            return .other("a job")
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `metadata` looks like class metadata: a nominal class descriptor in an image,
+    /// a plausible instance size, and a value witness table that can be read.
+    func isClassMetadata(_ metadata: UInt) -> Bool {
+        isClassMetadata(metadata, depth: 0)
+    }
+
+    /// The checks of ``isClassMetadata(_:)`` for `metadata` and every superclass above it (the
+    /// runtime's reflection walks that chain: a word that only looks like a class at its own
+    /// level must not send it there), with their field descriptors in an image.
+    private func isClassMetadata(_ metadata: UInt, depth: Int) -> Bool {
+        guard depth < 64, metadata >= 4096, metadata & 0x7 == 0,
+              let description = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
+              description != 0, regions.isInImage(description),
+              let flags = memory.uint32(at: description), flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.descriptorKindClass,
+              let fields = memory.uint32(at: description &+ UInt(RuntimeLayout.descriptorFields)),
+              fields == 0 || regions.isInImage(description &+ UInt(RuntimeLayout.descriptorFields) &+ UInt(bitPattern: Int(Int32(bitPattern: fields)))),
+              let size = memory.uint32(at: metadata &+ UInt(RuntimeLayout.classInstanceSize)),
+              size >= UInt32(RuntimeLayout.heapObjectSize), size < 1 << 20,
+              let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
+              memory.word(at: witnesses) != nil,
+              let superclass = memory.word(at: metadata &+ UInt(RuntimeLayout.word))
+        else { return false }
+        guard superclass != 0 else { return true }
+        return memory.word(at: superclass) == 0 && isClassMetadata(superclass, depth: depth + 1)
+    }
+
+    /// Whether `metadata` looks like type metadata the runtime may be asked about: a known
+    /// kind, and for nominal types a descriptor of the matching kind in an image.
+    func isTypeMetadata(_ metadata: UInt) -> Bool {
+        guard metadata >= 4096, metadata & 0x7 == 0, let kindWord = memory.word(at: metadata),
+              let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
+              memory.word(at: witnesses &+ UInt(RuntimeLayout.witnessSize)) != nil
+        else { return false }
+        let expected: UInt32
+        switch MetadataKind(word: kindWord) {
+        case .class:
+            return isClassMetadata(metadata)
+        case .struct:
+            expected = RuntimeLayout.descriptorKindStruct
+        case .enum, .optional:
+            expected = RuntimeLayout.descriptorKindEnum
+        case .tuple, .function, .existential, .metatype, .existentialMetatype, .opaque:
+            return true
+        default:
+            return false
+        }
+        guard let description = memory.word(at: metadata &+ UInt(RuntimeLayout.word)), regions.isInImage(description),
+              let flags = memory.uint32(at: description)
+        else { return false }
+        return flags & RuntimeLayout.descriptorKindMask == expected
+    }
+}
