@@ -98,7 +98,7 @@ extension FindingCatalog {
         FindingKindInfo(
             name: "prematureCancellation", group: .lifetime, defaultSeverity: .error, definedBy: nil,
             summary: "A stream was cancelled before it produced anything because its cancellable was released in the function that subscribed: the classic \"I forgot `.store(in:)`\".",
-            description: "A stream was cancelled before it produced anything because its cancellable was released in the function that subscribed: the classic \"I forgot `.store(in:)`\". Cancellables released elsewhere (their owner going away mid-request) are not reported.",
+            description: "A stream was cancelled before it produced anything because its cancellable was released in the function that subscribed: the classic \"I forgot `.store(in:)`\". Cancellables released elsewhere (their owner going away mid-request) are not reported, nor are those a test function keeps in a variable until a later line of its own (the end of the test, of a `do` block, of `withExtendedLifetime`: a test checking that nothing arrives); telling that case apart needs file:line, from `llvm-symbolizer`.",
             causes: "`_ = publisher.sink { … }`; a cancellable in a local variable that goes out of scope before the asynchronous result arrives.",
             fix: "Store the cancellable: `.store(in: &cancellables)`."),
         FindingKindInfo(
