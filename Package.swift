@@ -59,10 +59,21 @@ let package = Package(
         // MARK: Report schema, shared by the engine and the tool.
         .target(name: "ReactiveDiagnosticsReport", swiftSettings: swiftSettings),
 
+        // MARK: Source lines: address → function, file, line through llvm-symbolizer, for the
+        // engine (when it writes a report or fails a test) and the tool (offline). Not API.
+        .target(
+            name: "ReactiveDiagnosticsSymbolication",
+            dependencies: ["ReactiveDiagnosticsReport", "_ReactiveDiagnosticsProcess"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Engine: ledger, grammar, findings, report. Foundation and the standard library only.
         .target(
             name: "ReactiveDiagnostics",
-            dependencies: ["CReactiveDiagnostics", "ReactiveDiagnosticsReport", "_ReactiveDiagnosticsProcess"],
+            dependencies: [
+                "CReactiveDiagnostics", "ReactiveDiagnosticsReport", "ReactiveDiagnosticsSymbolication",
+                "_ReactiveDiagnosticsProcess",
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -100,6 +111,7 @@ let package = Package(
             name: "ReactiveDiagTool",
             dependencies: [
                 "ReactiveDiagnosticsReport",
+                "ReactiveDiagnosticsSymbolication",
                 "_ReactiveDiagnosticsProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -209,13 +221,15 @@ let package = Package(
             name: "ConcurrencyDiagnosticsTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport", "ConcurrencyDiagnostics", "ReactiveDiagnosticsTesting",
-                "ReactiveDiagnosticsXCTest",
+                "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication",
             ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ReactiveDiagnosticsXCTestTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "CombineDiagnostics"] + openCombine,
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication", "CombineDiagnostics",
+            ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -230,7 +244,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagToolTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "reactive-diag"],
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "ReactiveDiagnosticsSymbolication", "reactive-diag",
+            ],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone. Installs what is missing (libunwind-dev, Chromium),
+# The whole test suite, from a fresh clone. Installs what is missing (libunwind-dev, Chromium,
+# xmllint and Python's jsonschema for validating the gate's SARIF and JUnit),
 # then:
 #   1. builds everything with zero warnings in our code;
 #   2. runs every test target (the demo suite included: it builds Examples/Demo);
@@ -33,6 +34,7 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 ensure_swift
 ensure_libunwind
 ensure_chromium
+ensure_schema_validators
 
 step "swift build --build-tests (zero warnings in our code)"
 build_without_warnings

@@ -46,21 +46,10 @@ public enum JournalEntry: Sendable, Equatable {
             finding.write(to: &writer)
         case .update(let update):
             writer.key("update")
-            writer.beginObject()
-            writer.field("id", update.id)
-            if let otherThread = update.otherThread {
-                writer.key("otherThread")
-                otherThread.write(to: &writer)
-            }
-            writer.field("relatedStack", update.relatedStack)
-            writer.endObject()
+            update.write(to: &writer)
         case .test(let test):
             writer.key("test")
-            writer.beginObject()
-            writer.field("failed", test.failed)
-            writer.field("findings", test.findings)
-            writer.field("name", test.name)
-            writer.endObject()
+            test.write(to: &writer)
         }
         writer.endObject()
         var bytes = writer.bytes

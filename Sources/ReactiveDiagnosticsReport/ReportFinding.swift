@@ -113,15 +113,18 @@ public enum ReportSeverity: String, Codable, Sendable, Equatable, Comparable, Ca
 public struct ReportThread: Codable, Sendable, Equatable {
     /// The kernel thread id.
     public var id: UInt64
-    /// The thread's name, when it has one.
+    /// The thread's name in full, when it has one.
     public var name: String?
+    /// The dispatch queue the work ran on, when it was one the app made (schema version 2).
+    public var queue: String?
     /// Whether the work ran on the main queue (not merely the main thread).
     public var isMainQueue: Bool
 
     /// Creates a thread record.
-    public init(id: UInt64, name: String? = nil, isMainQueue: Bool) {
+    public init(id: UInt64, name: String? = nil, queue: String? = nil, isMainQueue: Bool) {
         self.id = id
         self.name = name
+        self.queue = queue
         self.isMainQueue = isMainQueue
     }
 }

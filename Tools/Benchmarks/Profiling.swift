@@ -29,6 +29,14 @@ enum Profiling {
             let executor = DiagnosticTaskExecutor("profile", engine: CombineBenchmarks.engine(stacks: true))
             blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(1_000_000, on: executor) })
         }),
+        ("reportWrite", {
+            let report = ReportBenchmarks.engine(findings: 100_000).makeReport()
+            blackHole(ReportBenchmarks.reportWriteLoop(report, times: 3))
+        }),
+        ("reportRead", {
+            let data = (try? ReportBenchmarks.engine(findings: 100_000).makeReport().encoded()) ?? Data()
+            blackHole(ReportBenchmarks.reportReadLoop(data, times: 3))
+        }),
         ("diagnosedStream", {
             let engine = CombineBenchmarks.engine(stacks: true)
             blackHole(ConcurrencyBenchmarks.blocking {

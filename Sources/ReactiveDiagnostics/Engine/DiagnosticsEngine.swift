@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 import Synchronization
 
 /// The hub of ReactiveDiagnostics: stacks, the resource ledger, findings, scheduler probes
@@ -35,13 +36,15 @@ public final class DiagnosticsEngine: Sendable {
     }()
 
     /// Every distinct captured stack.
-    public let stacks = StackInterner()
+    package let stacks = StackInterner()
     /// Live resources.
-    public let ledger = ResourceLedger()
+    package let ledger = ResourceLedger()
     /// Symbolizes stacks (shared cache).
-    public let symbolizer: Symbolizer
+    package let symbolizer: Symbolizer
     /// When the engine was created.
     public let startDate = Date()
+    /// Resolves file:line when a report is written or a finding fails a test (shared cache).
+    package let sourceLineResolver: SourceLineResolver
 
     let findingStore: FindingStore
     let startUptime = DispatchTime.now().uptimeNanoseconds
@@ -66,8 +69,14 @@ public final class DiagnosticsEngine: Sendable {
     let serialTestID = Atomic<UInt32>(0)
 
     /// Creates an engine.
-    public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, symbolizer: .shared, sourceLineResolver: .shared)
+    }
+
+    /// Creates an engine that resolves source lines through `sourceLineResolver`.
+    package init(configuration: Configuration, symbolizer: Symbolizer = .shared, sourceLineResolver: SourceLineResolver) {
         self.symbolizer = symbolizer
+        self.sourceLineResolver = sourceLineResolver
         settings = LockedValue(configuration)
         hotEnabled = Atomic(configuration.isEnabled)
         hotStackDepth = Atomic(configuration.capturesAllocationStacks ? configuration.stackDepth : 0)
@@ -155,9 +164,9 @@ public final class DiagnosticsEngine: Sendable {
         return StackCapture.capture(depth: depth, into: stacks)
     }
 
-    /// Captures the caller's stack at depth `depth` regardless of configuration.
+    /// Captures the caller's stack at depth `depth` (64 frames by default) regardless of configuration.
     @inline(never)
-    public func captureStack(depth: Int = StackCapture.defaultDepth) -> StackID {
+    public func captureStack(depth: Int = 64) -> StackID {
         StackCapture.capture(depth: depth, into: stacks)
     }
 
@@ -227,6 +236,16 @@ public final class DiagnosticsEngine: Sendable {
     @discardableResult
     public func untrack(_ token: ResourceToken) -> Bool {
         ledger.unregister(token)
+    }
+
+    /// How many resources of `kind` are alive now (for tests of adapters).
+    @_spi(Testing) public func liveCount(of kind: ResourceKind) -> Int {
+        ledger.liveCount(of: kind)
+    }
+
+    /// How many resources of `kind` were ever registered (for tests of adapters).
+    @_spi(Testing) public func registeredCount(of kind: ResourceKind) -> Int {
+        ledger.registeredCount(of: kind)
     }
 
     /// Statistics of every scheduler probe.

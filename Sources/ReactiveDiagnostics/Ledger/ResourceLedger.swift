@@ -19,7 +19,7 @@ import Synchronization
 /// ledger.unregister(token)
 /// assert(ledger.liveCount(of: .subscription) == 0)
 /// ```
-public final class ResourceLedger: Sendable {
+package final class ResourceLedger: Sendable {
     struct Slot {
         var stack: UInt32
         var label: UInt32
@@ -59,7 +59,7 @@ public final class ResourceLedger: Sendable {
     let heldCount = Atomic<Int>(0)
 
     /// Creates an empty ledger.
-    public init() {}
+    package init() {}
 
     @inline(__always)
     func shardForCurrentThread() -> Int {
@@ -77,7 +77,7 @@ public final class ResourceLedger: Sendable {
     ///     already (see ``setAnchor(_:object:)``): stored under the same lock, at no extra cost.
     /// - Returns: The token to unregister it with.
     /// - Complexity: O(1) amortized; one shard lock and three relaxed atomics.
-    public func register(
+    package func register(
         kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity, anchor: AnyObject? = nil
     ) -> ResourceToken {
         let anchorWord = anchor.map(Self.address) ?? 0
@@ -127,7 +127,7 @@ public final class ResourceLedger: Sendable {
     ///
     /// - Returns: `false` when the token was already unregistered (or is ``ResourceToken/none``).
     @discardableResult
-    public func unregister(_ token: ResourceToken) -> Bool {
+    package func unregister(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
         let kind: Int? = shards[token.shard].state.withLock { state in
             Self.vacate(&state, token)
@@ -156,13 +156,13 @@ public final class ResourceLedger: Sendable {
     /// the walk reads memory without trusting it.
     ///
     /// - Complexity: O(1); one shard lock.
-    public func setAnchor(_ token: ResourceToken, object: AnyObject) {
+    package func setAnchor(_ token: ResourceToken, object: AnyObject) {
         storeAnchor(token, Self.address(of: object))
     }
 
     /// Remembers that the object holding `object` explains the resource's lifetime (it is
     /// found, at the checkpoint, by scanning memory for references to `object`).
-    public func setAnchor(_ token: ResourceToken, holderOf object: AnyObject) {
+    package func setAnchor(_ token: ResourceToken, holderOf object: AnyObject) {
         storeAnchor(token, Self.address(of: object) | 1)
     }
 
@@ -186,7 +186,7 @@ public final class ResourceLedger: Sendable {
     /// reader may look at it.
     ///
     /// - Complexity: O(1), or O(held resources of the shard) for a held one.
-    public func anchor(of token: ResourceToken) -> ResourceAnchor? {
+    package func anchor(of token: ResourceToken) -> ResourceAnchor? {
         guard token.isValid, token.shard < Self.shardCount else { return nil }
         let word = shards[token.shard].state.withLock { state -> UInt in
             guard token.index < state.slots.count, state.slots[token.index].isLive,
@@ -202,7 +202,7 @@ public final class ResourceLedger: Sendable {
     }
 
     /// Whether the resource behind `token` is still registered.
-    public func isLive(_ token: ResourceToken) -> Bool {
+    package func isLive(_ token: ResourceToken) -> Bool {
         guard token.isValid, token.shard < Self.shardCount else { return false }
         return shards[token.shard].state.withLock { state in
             token.index < state.slots.count && state.slots[token.index].isLive
@@ -211,34 +211,34 @@ public final class ResourceLedger: Sendable {
     }
 
     /// Starts a new epoch and returns it: resources registered from now on carry it.
-    public func advanceEpoch() -> UInt32 {
+    package func advanceEpoch() -> UInt32 {
         epoch.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// The current epoch.
-    public var currentEpoch: UInt32 {
+    package var currentEpoch: UInt32 {
         epoch.load(ordering: .relaxed)
     }
 
     // MARK: Counts
 
     /// Resources of `kind` alive now.
-    public func liveCount(of kind: ResourceKind) -> Int {
+    package func liveCount(of kind: ResourceKind) -> Int {
         live.load(Int(kind.index))
     }
 
     /// Resources alive now, all kinds.
-    public var liveCount: Int {
+    package var liveCount: Int {
         (0..<ResourceKind.maximumCount).reduce(0) { $0 + live.load($1) }
     }
 
     /// The most resources of `kind` alive at once.
-    public func peakCount(of kind: ResourceKind) -> Int {
+    package func peakCount(of kind: ResourceKind) -> Int {
         peaks.load(Int(kind.index))
     }
 
     /// Resources of `kind` ever registered.
-    public func registeredCount(of kind: ResourceKind) -> Int {
+    package func registeredCount(of kind: ResourceKind) -> Int {
         registered.load(Int(kind.index))
     }
 
@@ -262,17 +262,17 @@ public final class ResourceLedger: Sendable {
     }
 
     /// Every live resource.
-    public func liveResources() -> [LiveResource] {
+    package func liveResources() -> [LiveResource] {
         liveResources(where: { _ in true })
     }
 
     /// Live resources registered at or after `epoch` (serial runners: one epoch per test).
-    public func liveResources(since epoch: UInt32) -> [LiveResource] {
+    package func liveResources(since epoch: UInt32) -> [LiveResource] {
         liveResources(where: { $0.epochOrNextFree >= epoch })
     }
 
     /// Live resources attributed to `test` (parallel runners).
-    public func liveResources(test: TestIdentity) -> [LiveResource] {
+    package func liveResources(test: TestIdentity) -> [LiveResource] {
         liveResources(where: { $0.test == test.rawValue })
     }
 }

@@ -122,7 +122,8 @@ public final class SchedulerProbe: Sendable {
         let slot = Int(rdiag_thread_shard()) % Self.threadSlots
         if threadRuns.add(slot, 1) == 1 {
             let info = ThreadInfo.current
-            let name = onMain ? "main queue" : info.name.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
+            let named = info.name ?? info.queue.map { "queue \($0)" }
+            let name = onMain ? "main queue" : named.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
             threadNames.withLock { $0[slot] = (name, onMain) }
         }
     }
