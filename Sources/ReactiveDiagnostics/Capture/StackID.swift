@@ -1,7 +1,7 @@
 /// A small id for an interned call stack: identical stacks share one id.
 ///
 /// Ids are cheap to copy and compare; the addresses behind one are read with
-/// ``StackInterner/addresses(of:)`` and symbolized with ``DiagnosticsEngine/symbolize(_:)``.
+/// `StackInterner.addresses(of:)` and symbolized with ``DiagnosticsEngine/symbolize(_:)``.
 ///
 /// ```swift
 /// let stack = engine.captureAllocationStack()        // raw addresses, interned: cheap

@@ -3,7 +3,7 @@ import ReactiveDiagnosticsReport
 
 extension DiagnosticsEngine {
     /// A multi-line description of a finding for test failure messages and the console, in the
-    /// one presentation `reactive-diag` shares (``FindingText``): the message, then each stack with
+    /// one presentation `reactive-diag` shares (`FindingText`): the message, then each stack with
     /// the user's frames shown and runs of framework and runtime frames folded into one line.
     ///
     /// ```text
@@ -16,8 +16,10 @@ extension DiagnosticsEngine {
     ///   fingerprint 3f9a0c1e2b7d4a55
     /// ```
     ///
-    /// - Parameter maximumFramesPerStack: At most this many frames are named per stack; the
-    ///   lines after them are summarized in one.
+    /// - Parameters:
+    ///   - finding: The finding to describe.
+    ///   - maximumFramesPerStack: At most this many frames are named per stack; the lines after
+    ///     them are summarized in one.
     public func describe(_ finding: Finding, maximumFramesPerStack: Int = 12) -> String {
         let shown = presentable(finding, resolvingLines: false)
         let text = FindingText.describe(

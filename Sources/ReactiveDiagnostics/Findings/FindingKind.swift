@@ -83,7 +83,7 @@ public struct FindingKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// A scheduled action ran longer than the threshold, blocking its queue.
     public static let longAction = FindingKind(rawValue: "longAction")
 
-    /// Every kind this library's engine defines, in a stable order (the ``FindingCatalog``'s
+    /// Every kind this library's engine defines, in a stable order (the `FindingCatalog`'s
     /// entries that no adapter defines).
     public static let allKnown: [FindingKind] = FindingCatalog.kinds.filter { $0.definedBy == nil }
         .map { FindingKind(rawValue: $0.name) }

@@ -1,4 +1,4 @@
-/// The handle of one registered resource; pass it back to ``ResourceLedger/unregister(_:)``.
+/// The handle of one registered resource; pass it back to `ResourceLedger/unregister(_:)`.
 ///
 /// A token remembers its slot's generation, so unregistering twice (or with a token whose
 /// slot was reused) is detected and ignored instead of corrupting the counts.
@@ -49,6 +49,6 @@ public struct LiveResource: Sendable, Hashable {
     public var stack: StackID
     /// The test that allocated it.
     public var test: TestIdentity
-    /// The ledger epoch at allocation (see ``ResourceLedger/advanceEpoch()``).
+    /// The ledger epoch at allocation (see `ResourceLedger.advanceEpoch()`).
     public var epoch: UInt32
 }

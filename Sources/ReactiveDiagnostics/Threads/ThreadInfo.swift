@@ -19,7 +19,7 @@ import Darwin
 public struct ThreadInfo: Sendable, Hashable, CustomStringConvertible {
     /// The kernel's thread id (what gdb and `ps -L` show).
     public var id: UInt64
-    /// The thread's name in full, when it has one (see ``ThreadNames`` for names the kernel cut).
+    /// The thread's name in full, when it has one (see `ThreadNames` for names the kernel cut).
     public var name: String?
     /// The label of the dispatch queue the code ran on, when it was one the app made (not the
     /// main queue, not a root queue).
@@ -58,6 +58,8 @@ public struct ThreadInfo: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The thread as failure messages name it: its id, its name and queue when known, and whether it
+    /// was the main queue, e.g. `thread 4242 'worker' on queue 'sync' (background)`.
     public var description: String {
         let place = isMainQueue ? "main queue" : "background"
         let named = name.map { "thread \(id) '\($0)'" } ?? "thread \(id)"

@@ -44,12 +44,19 @@ extension ReportFrame {
             self.imagePath = imagePath
         }
 
+        /// The name shown for the frame: the readable function, else the raw symbol, else the address.
         public var presentedName: String { frame.readableFunction ?? frame.symbol ?? frame.address }
+        /// Whose code the frame is (user, framework, runtime or system), which decides its folding.
         public var presentedCategory: FrameCategory { frame.category }
+        /// The frame's `file:line:column`, when its source line is known.
         public var presentedLocation: String? { frame.sourceLocation }
+        /// The module the frame's function belongs to, when known.
         public var presentedModule: String? { frame.module }
+        /// Whether the frame's function was named by the symbolizer (an unnamed frame is shown by address).
         public var hasFunctionName: Bool { frame.function != nil }
+        /// The last path component of the binary the frame is in, when known.
         public var presentedImageName: String? { imagePath.map { $0.split(separator: "/").last.map(String.init) ?? $0 } }
+        /// The frame's offset in its binary, when known.
         public var presentedOffset: String? { frame.offset }
     }
 

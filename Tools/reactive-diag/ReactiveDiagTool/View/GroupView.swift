@@ -32,7 +32,7 @@ public struct GroupView: Codable, Sendable, Equatable {
     public var details: [String: String]
     /// Where it happened in one line (`function at file:line`), when a stack says.
     public var location: String?
-    /// The frame the finding is placed at (``FindingPlacement``): its culprit.
+    /// The frame the finding is placed at (`FindingPlacement`): its culprit.
     public var culprit: FrameReference?
     /// The culprit's source line and the lines around it (the HTML page reads them from the file).
     public var source: SourceExcerpt?
@@ -104,7 +104,7 @@ public struct StackReference: Codable, Sendable, Equatable {
     /// The thread the stack ran on, for event and related stacks.
     public var thread: ThreadView?
     /// How the presentation introduces the stack: `allocated at`, `event at (thread …)`,
-    /// `stream created at` (``FindingText/stackHeading(_:of:)``).
+    /// `stream created at` (`FindingText/stackHeading(_:of:)`).
     public var heading: String
 }
 
@@ -128,7 +128,7 @@ public struct ThreadView: Codable, Sendable, Equatable {
         ReportThread(id: id, name: name, queue: queue, isMainQueue: isMainQueue)
     }
 
-    /// `thread 1234 "worker", main queue` (``FindingText/thread(_:)``).
+    /// `thread 1234 "worker", main queue` (`FindingText/thread(_:)`).
     var text: String {
         FindingText.thread(reportThread)
     }

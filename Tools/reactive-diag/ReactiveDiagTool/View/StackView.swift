@@ -12,7 +12,7 @@ public struct StackView: Codable, Sendable, Equatable {
     public var droppedFrames: Int
     /// The frames, innermost first.
     public var frames: [FrameView]
-    /// The stack as the shared presentation shows it (``FindingText``): frames shown and runs
+    /// The stack as the shared presentation shows it (`FindingText`): frames shown and runs
     /// folded, in order. The HTML page renders these, so it folds as `show` does.
     public var lines: [StackLineView]
 
@@ -46,7 +46,7 @@ public struct StackLineView: Codable, Sendable, Equatable {
     /// Whether the frame is the user's (highlighted).
     public var highlighted: Bool
 
-    /// The lines of `frames` as ``FindingText`` shows them.
+    /// The lines of `frames` as `FindingText` shows them.
     static func lines(for frames: [FrameView], droppedFrames: Int) -> [StackLineView] {
         FindingText.lines(frames: frames, droppedFrames: droppedFrames, detail: .viewer).map { line in
             switch line {
@@ -120,11 +120,18 @@ public struct FrameView: Codable, Sendable, Equatable {
 }
 
 extension FrameView: PresentableFrame {
+    /// The name shown for the frame: the view's function name.
     public var presentedName: String { name }
+    /// Whose code the frame is (user, framework, runtime or system), which decides its folding.
     public var presentedCategory: FrameCategory { FrameCategory(rawValue: category) ?? .system }
+    /// The frame's `file:line:column`, when its source line is known.
     public var presentedLocation: String? { sourceLocation }
+    /// The module the frame's function belongs to, when known.
     public var presentedModule: String? { module }
+    /// Whether the frame's function was named by the symbolizer (an unnamed frame is shown by address).
     public var hasFunctionName: Bool { function != nil }
+    /// The last path component of the binary the frame is in, when known.
     public var presentedImageName: String? { image.map { path in path.split(separator: "/").last.map(String.init) ?? path } }
+    /// The frame's offset in its binary, when known.
     public var presentedOffset: String? { offset }
 }
