@@ -34,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (Tools/docs.sh, the Swift Package Index). A
+        // command plugin: nothing of it is linked into any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Capture layer: raw return addresses through libunwind, symbols on demand.
@@ -56,10 +59,21 @@ let package = Package(
         // MARK: Report schema, shared by the engine and the tool.
         .target(name: "ReactiveDiagnosticsReport", swiftSettings: swiftSettings),
 
+        // MARK: Source lines: address → function, file, line through llvm-symbolizer, for the
+        // engine (when it writes a report or fails a test) and the tool (offline). Not API.
+        .target(
+            name: "ReactiveDiagnosticsSymbolication",
+            dependencies: ["ReactiveDiagnosticsReport", "_ReactiveDiagnosticsProcess"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Engine: ledger, grammar, findings, report. Foundation and the standard library only.
         .target(
             name: "ReactiveDiagnostics",
-            dependencies: ["CReactiveDiagnostics", "ReactiveDiagnosticsReport", "_ReactiveDiagnosticsProcess"],
+            dependencies: [
+                "CReactiveDiagnostics", "ReactiveDiagnosticsReport", "ReactiveDiagnosticsSymbolication",
+                "_ReactiveDiagnosticsProcess",
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -97,6 +111,7 @@ let package = Package(
             name: "ReactiveDiagTool",
             dependencies: [
                 "ReactiveDiagnosticsReport",
+                "ReactiveDiagnosticsSymbolication",
                 "_ReactiveDiagnosticsProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -125,6 +140,16 @@ let package = Package(
             ] + openCombine,
             path: "Tools/Benchmarks",
             exclude: ["Harness"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Fails when a public symbol has no documentation comment (Tools/docs.sh runs it on the
+        // symbol graphs the documentation build extracted). Not a product.
+        .target(name: "DocCoverage", path: "Tools/DocCoverage/DocCoverage", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "doc-coverage",
+            dependencies: ["DocCoverage"],
+            path: "Tools/DocCoverage/Main",
             swiftSettings: swiftSettings
         ),
 
@@ -196,13 +221,15 @@ let package = Package(
             name: "ConcurrencyDiagnosticsTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport", "ConcurrencyDiagnostics", "ReactiveDiagnosticsTesting",
-                "ReactiveDiagnosticsXCTest",
+                "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication",
             ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ReactiveDiagnosticsXCTestTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "CombineDiagnostics"] + openCombine,
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication", "CombineDiagnostics",
+            ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -217,9 +244,16 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagToolTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "reactive-diag"],
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "ReactiveDiagnosticsSymbolication", "reactive-diag",
+            ],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DocCoverageTests",
+            dependencies: ["DocCoverage"],
             swiftSettings: swiftSettings
         ),
     ]

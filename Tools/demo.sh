@@ -4,7 +4,8 @@
 #      functionally, yet the app hides seven classic reactive bugs, and the tests fail;
 #   2. shows the report the way a person reads it (reactive-diag show);
 #   3. writes the self-contained HTML report;
-#   4. asks the CI gate for its verdict (non-zero: CI would fail), with SARIF and JUnit files;
+#   4. asks the CI gate for its verdict (non-zero: CI would fail), with SARIF, JUnit and GitHub
+#      annotations, each finding at its file:line;
 #   5. runs the fixed app (DEMO_FIXED=1): no finding, and the gate passes.
 #
 #   Tools/demo.sh
@@ -64,10 +65,24 @@ printf '  open %s\n' "$out/report.html"
 
 step "4. The CI gate's verdict: reactive-diag gate (no baseline: every finding is new)"
 gate_status=0
-"$tool" gate "$out/buggy" --sarif "$out/results.sarif" --junit "$out/junit.xml" || gate_status=$?
+GITHUB_STEP_SUMMARY="$out/job-summary.md" "$tool" gate "$out/buggy" --sarif "$out/results.sarif" \
+    --junit "$out/junit.xml" --github-annotations >"$out/annotations.txt" || gate_status=$?
 [ "$gate_status" -eq 1 ] || fail "the gate should have exited 1 (new findings), it exited $gate_status"
 printf '  %sverdict: exit 1 — CI would fail this build%s (SARIF: %s, JUnit: %s)\n' \
     "$red" "$reset" "$out/results.sarif" "$out/junit.xml"
+printf '  each finding at its line (paths relative to the repository):\n'
+printf '    GitHub annotations (%s):\n' "$out/annotations.txt"
+cut -d: -f1-3 "$out/annotations.txt" | sed -E 's/^::([a-z]+) (file=[^,]*,line=[0-9]+(,col=[0-9]+)?).*/      \1 \2/' | head -8
+printf '    SARIF results (%s):\n' "$out/results.sarif"
+python3 - "$out/results.sarif" <<'PY' 2>/dev/null || true
+import json, sys
+for result in json.load(open(sys.argv[1]))["runs"][0]["results"]:
+    location = result["locations"][0]["physicalLocation"]
+    print("      %s %s:%s" % (result["ruleId"], location["artifactLocation"]["uri"], location.get("region", {}).get("startLine", "?")))
+PY
+printf '    JUnit test cases (%s):\n' "$out/junit.xml"
+grep -o 'classname="[^"]*" file="[^"]*" line="[0-9]*"' "$out/junit.xml" | sed -E 's/^classname="([^"]*)" file="([^"]*)" line="([0-9]*)"/      \1 → \2:\3/' | head -8
+printf '    job summary: %s; HTML: each finding links its file:line with the lines around it\n' "$out/job-summary.md"
 
 step "5. The fixed app (DEMO_FIXED=1): the same tests"
 run_tests "$out/fixed" DEMO_FIXED=1 || fail "the tests of the fixed app failed"
@@ -81,5 +96,5 @@ cat <<TEXT
   The bugs and their fixes sit side by side in Examples/Demo/Sources/NewsApp (look for "Bug:").
   Reports:  .build/demo/buggy/  .build/demo/fixed/
   HTML:     .build/demo/report.html
-  CI files: .build/demo/results.sarif  .build/demo/junit.xml
+  CI files: .build/demo/results.sarif  .build/demo/junit.xml  .build/demo/annotations.txt  .build/demo/job-summary.md
 TEXT

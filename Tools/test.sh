@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone. Installs what is missing (libunwind-dev, Chromium),
+# The whole test suite, from a fresh clone. Installs what is missing (libunwind-dev, Chromium,
+# xmllint and Python's jsonschema for validating the gate's SARIF and JUnit),
 # then:
 #   1. builds everything with zero warnings in our code;
 #   2. runs every test target (the demo suite included: it builds Examples/Demo);
 #   3. builds and tests the RxSwift integration when RxSwift can be resolved (else one line says
 #      it was skipped and why);
+#   3b. builds the DocC documentation of every public module with warnings as errors, and fails
+#      on a public symbol without a /// comment or a landing page that leaves a symbol unplaced
+#      (Tools/docs.sh);
 #   4. soaks OpenCombine's and combine-schedulers' own test suites with the instrumentation on
 #      (Tools/soak.sh --ci: same results as without it, every finding triaged);
 #   5. runs the engine's and adapters' tests under Thread Sanitizer;
@@ -30,6 +34,7 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 ensure_swift
 ensure_libunwind
 ensure_chromium
+ensure_schema_validators
 
 step "swift build --build-tests (zero warnings in our code)"
 build_without_warnings
@@ -41,6 +46,9 @@ REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 swift_test_with_failure_summary --skip-build
 
 step "RxSwift integration"
 Integrations/RxSwift/test.sh
+
+step "DocC documentation: every public module, warnings are errors; doc comments; topics"
+Tools/docs.sh
 
 step "soak: the test suites of OpenCombine and combine-schedulers with ReactiveDiagnostics switched on"
 # Every test that passes without the instrumentation must pass with it, and every finding must be

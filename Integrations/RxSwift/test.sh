@@ -11,58 +11,17 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-package="$here/RxDiagnostics"
-rxswift_url="github.com/ReactiveX/RxSwift"
 # swift_test_with_failure_summary
 source "$here/../../Tools/Scripts/setup.sh"
+# resolve_rxswift_integration, rxswift_swiftpm: steps 1 (our manifest loads) and 2 (resolve, or
+# skip when RxSwift is not resolvable)
+source "$here/resolve.sh"
+swiftpm=("${rxswift_swiftpm[@]}")
 
-if ! command -v swift >/dev/null 2>&1; then
-    echo "error: swift is not on PATH" >&2
-    exit 1
-fi
-
-# SwiftPM on Linux finds its shared configuration (mirrors.json) through the password
-# database, not $HOME; name it explicitly so that a HOME override is honoured like everywhere.
-swiftpm=(--package-path "$package")
-if [ -n "${HOME:-}" ]; then
-    swiftpm+=(--config-path "$HOME/.swiftpm/configuration")
-fi
+resolve_rxswift_integration || exit 0
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-
-# 1. Our manifest must load, whether or not RxSwift can be fetched.
-if ! swift package "${swiftpm[@]}" dump-package >/dev/null 2>"$log"; then
-    cat "$log" >&2
-    echo "error: Integrations/RxSwift/RxDiagnostics/Package.swift does not load" >&2
-    exit 1
-fi
-
-# 2. Resolve. A failure whose every error names RxSwift's repository is a skip.
-resolve() {
-    swift package "${swiftpm[@]}" resolve >"$log" 2>&1
-}
-status=0
-resolve || status=$?
-if [ "$status" -ne 0 ] && grep -q "Package.resolved file is corrupted or malformed" "$log"; then
-    # Package.resolved is machine-local (ignored by git) and can name a mirror this machine no
-    # longer has (a local mirror is pinned as a path); SwiftPM's advice is to delete it.
-    rm -f "$package/Package.resolved"
-    status=0
-    resolve || status=$?
-fi
-if [ "$status" -ne 0 ]; then
-    errors="$(grep -E '^(error|fatal):' "$log" || true)"
-    if [ -n "$errors" ] && ! grep -v -i -q "$rxswift_url" <<<"$errors"; then
-        reason="$(grep -m1 -E '^\s*fatal:' "$log" | sed -E 's/^\s*fatal:\s*//' || true)"
-        [ -n "$reason" ] || reason="$(head -n1 <<<"$errors" | sed -E 's/^error:\s*//')"
-        echo "RxSwift integration skipped: RxSwift not resolvable (${reason:0:160})"
-        exit 0
-    fi
-    cat "$log" >&2
-    echo "error: resolving the RxSwift integration failed for another reason than RxSwift" >&2
-    exit 1
-fi
 
 # 3. Build everything, tests included; warnings in our code fail (dependencies' are theirs).
 echo "==> swift build --build-tests (RxSwift integration, zero warnings)" >&2

@@ -7,6 +7,11 @@
 
 #if defined(__linux__)
 #include <sys/syscall.h>
+// libdispatch is loaded in every Swift program that uses Foundation or Dispatch; declared weak
+// so that a process without it still links and the label is simply unknown.
+extern const char *dispatch_queue_get_label(void *queue) __attribute__((weak));
+#else
+#include <dispatch/dispatch.h>
 #endif
 
 static _Thread_local uint32_t current_test __attribute__((tls_model("initial-exec"))) = 0;
@@ -102,4 +107,24 @@ int rdiag_thread_name(char *name, size_t capacity) {
     }
     name[0] = 0;
     return pthread_getname_np(pthread_self(), name, capacity);
+}
+
+int rdiag_dispatch_queue_label(char *label, size_t capacity) {
+    if (capacity == 0) {
+        return -1;
+    }
+    label[0] = 0;
+#if defined(__linux__)
+    if (dispatch_queue_get_label == NULL) {
+        return -1;
+    }
+#endif
+    // NULL is DISPATCH_CURRENT_QUEUE_LABEL: the queue whose work is running on this thread.
+    const char *current = dispatch_queue_get_label(NULL);
+    if (current == NULL) {
+        return -1;
+    }
+    strncpy(label, current, capacity - 1);
+    label[capacity - 1] = 0;
+    return 0;
 }

@@ -117,7 +117,7 @@ extension DiagnosticsReport {
             throw ReportError(source: source, reason: .notAReport("schemaVersion appears more than once"))
         case .version(nil):
             throw ReportError(source: source, reason: .notAReport("it has no schemaVersion field"))
-        case .version(let version?) where version != currentSchemaVersion:
+        case .version(let version?) where !readableSchemaVersions.contains(version):
             throw ReportError(source: source, reason: .unsupportedVersion(found: version, supported: currentSchemaVersion))
         case .version:
             return
@@ -184,6 +184,20 @@ extension DiagnosticsReport {
                 }
             }
         }
+        for stack in stacks {
+            for (position, frame) in stack.frames.enumerated() {
+                if let line = frame.line, line < 1 {
+                    return "stack \(stack.id) frame \(position) has line \(line); lines start at 1"
+                }
+                if let column = frame.column, column < 0 {
+                    return "stack \(stack.id) frame \(position) has a negative column"
+                }
+            }
+        }
+        if let lines = sourceLines, lines.userFrames < 0 || lines.resolvedUserFrames < 0
+            || lines.resolvedUserFrames > lines.userFrames {
+            return "sourceLines counts \(lines.resolvedUserFrames) resolved of \(lines.userFrames) user frames"
+        }
         for site in ledger.liveAtEnd {
             if let stack = site.stack, !stackIDs.contains(stack) {
                 return "a live \(site.kind) refers to stack \(stack), which is not in the report"
@@ -230,6 +244,11 @@ extension DiagnosticsReport {
 ///
 /// Formatting and parsing work on whole milliseconds, so a date survives any number of
 /// write/read cycles unchanged.
+///
+/// ```swift
+/// let stamp = ReportDates.format(Date())            // "2026-11-25T04:07:21.123Z"
+/// let date = ReportDates.parse(stamp)              // the same instant, to the millisecond
+/// ```
 public enum ReportDates {
     /// Formats a date as `2026-11-21T10:15:30.123Z` (UTC, rounded to the millisecond).
     public static func format(_ date: Date) -> String {

@@ -68,7 +68,11 @@ extension DiagnosticsReport {
         header.tests = tests
         let lastFinding = findings.map(\.time).max() ?? 0
         header.endTime = ReportDates.normalized(header.startTime.addingTimeInterval(lastFinding))
-        let report = DiagnosticsReport(run: header, findings: findings, stacks: stacks, images: images)
+        var report = DiagnosticsReport(run: header, findings: findings, stacks: stacks, images: images)
+        report.sourceLines = SourceLineStatus.measure(
+            report, resolver: nil,
+            reason: "rebuilt from a crash journal, which records no lines (they are resolved when the final report is "
+                + "written); reactive-diag symbolize can add them")
         if let problem = report.validationProblem() {
             throw ReportError(source: source, reason: .invalid(problem))
         }
@@ -99,18 +103,7 @@ extension JournalEntry {
         case "stack": entry = .stack(try ReportStack.read(&r))
         case "finding": entry = .finding(try ReportFinding.read(&r))
         case "test": entry = .test(try TestRecord.read(&r))
-        case "update":
-            var id: Int?, related: Int?, other: ReportThread?
-            try r.beginObject()
-            while let member = try r.nextKey() {
-                switch member {
-                case "id": id = try r.readInt()
-                case "relatedStack": related = try r.readInt()
-                case "otherThread": other = try ReportThread.read(&r)
-                default: try r.skipValue()
-                }
-            }
-            entry = .update(FindingUpdate(id: try r.required(id, "id"), relatedStack: related, otherThread: other))
+        case "update": entry = .update(try FindingUpdate.read(&r))
         default:
             throw r.shape("is not a journal entry kind")
         }

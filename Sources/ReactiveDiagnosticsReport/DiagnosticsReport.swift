@@ -13,8 +13,10 @@ import Foundation
 /// }
 /// ```
 public struct DiagnosticsReport: Codable, Sendable, Equatable {
-    /// The schema version this module writes and reads.
-    public static let currentSchemaVersion = 1
+    /// The schema version this module writes.
+    public static let currentSchemaVersion = 2
+    /// The schema versions this module reads: 1 (no ``sourceLines``) and 2.
+    public static let readableSchemaVersions = 1...currentSchemaVersion
 
     /// The version of the report format; readers reject versions they do not know.
     public var schemaVersion: Int
@@ -34,6 +36,9 @@ public struct DiagnosticsReport: Codable, Sendable, Equatable {
     public var images: [ReportImage]
     /// Findings not kept because the in-memory limit was reached (0 normally).
     public var droppedFindings: Int
+    /// Whether the frames carry source lines, and why not when they do not (`nil` in a
+    /// version 1 report, which did not say).
+    public var sourceLines: SourceLineStatus?
 
     /// Creates a report.
     public init(
@@ -45,7 +50,8 @@ public struct DiagnosticsReport: Codable, Sendable, Equatable {
         schedulers: [SchedulerSummary] = [],
         stacks: [ReportStack] = [],
         images: [ReportImage] = [],
-        droppedFindings: Int = 0
+        droppedFindings: Int = 0,
+        sourceLines: SourceLineStatus? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.tool = tool
@@ -56,10 +62,16 @@ public struct DiagnosticsReport: Codable, Sendable, Equatable {
         self.stacks = stacks
         self.images = images
         self.droppedFindings = droppedFindings
+        self.sourceLines = sourceLines
     }
 }
 
 /// The program that wrote a report.
+///
+/// ```swift
+/// let report = try DiagnosticsReport.load(from: URL(fileURLWithPath: "report.json"))
+/// print("\(report.tool.name) \(report.tool.version)")   // ReactiveDiagnostics 0.1.0
+/// ```
 public struct ToolInfo: Codable, Sendable, Equatable {
     /// The library's name, `ReactiveDiagnostics`.
     public var name: String
@@ -74,6 +86,10 @@ public struct ToolInfo: Codable, Sendable, Equatable {
 }
 
 /// Constants of the report format.
+///
+/// ```swift
+/// let tool = ToolInfo(version: ReportFormat.libraryVersion)
+/// ```
 public enum ReportFormat {
     /// The version of ReactiveDiagnostics that writes reports.
     public static let libraryVersion = "0.1.0"

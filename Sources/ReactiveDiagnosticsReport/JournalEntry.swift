@@ -46,21 +46,10 @@ public enum JournalEntry: Sendable, Equatable {
             finding.write(to: &writer)
         case .update(let update):
             writer.key("update")
-            writer.beginObject()
-            writer.field("id", update.id)
-            if let otherThread = update.otherThread {
-                writer.key("otherThread")
-                otherThread.write(to: &writer)
-            }
-            writer.field("relatedStack", update.relatedStack)
-            writer.endObject()
+            update.write(to: &writer)
         case .test(let test):
             writer.key("test")
-            writer.beginObject()
-            writer.field("failed", test.failed)
-            writer.field("findings", test.findings)
-            writer.field("name", test.name)
-            writer.endObject()
+            test.write(to: &writer)
         }
         writer.endObject()
         var bytes = writer.bytes
@@ -70,6 +59,11 @@ public enum JournalEntry: Sendable, Equatable {
 }
 
 /// Facts added to a finding after it was recorded.
+///
+/// ```swift
+/// // A journal line saying finding 7 has a second stack now (stack 12).
+/// let line = JournalEntry.update(FindingUpdate(id: 7, relatedStack: 12)).jsonLine()
+/// ```
 public struct FindingUpdate: Sendable, Equatable {
     /// The finding's id.
     public var id: Int

@@ -1,6 +1,13 @@
 import Foundation
 
 /// Live-resource bookkeeping at the end of a run.
+///
+/// ```swift
+/// let report = try DiagnosticsReport.load(from: URL(fileURLWithPath: "report.json"))
+/// for totals in report.ledger.kinds where totals.live > 0 {
+///     print(totals.kind, "still alive:", totals.live, "of", totals.registered)
+/// }
+/// ```
 public struct LedgerSummary: Codable, Sendable, Equatable {
     /// Per resource kind: how many were registered, the peak alive at once, and how many
     /// were still alive when the report was written.
@@ -16,6 +23,11 @@ public struct LedgerSummary: Codable, Sendable, Equatable {
 }
 
 /// Totals for one resource kind.
+///
+/// ```swift
+/// let subscriptions = report.ledger.kinds.first { $0.kind == "subscription" }
+/// print(subscriptions?.peak ?? 0, "at most alive at once")
+/// ```
 public struct KindTotals: Codable, Sendable, Equatable {
     /// The resource kind (`subscription`, `timer`, …).
     public var kind: String
@@ -36,6 +48,12 @@ public struct KindTotals: Codable, Sendable, Equatable {
 }
 
 /// Live resources sharing kind, label and allocation site.
+///
+/// ```swift
+/// for site in report.ledger.liveAtEnd.prefix(5) {
+///     print("\(site.count) × \(site.kind) '\(site.label)'", site.tests.joined(separator: ", "))
+/// }
+/// ```
 public struct LiveSite: Codable, Sendable, Equatable {
     /// The resource kind.
     public var kind: String

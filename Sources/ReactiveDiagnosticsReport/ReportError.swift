@@ -39,6 +39,8 @@ public struct ReportError: Error, CustomStringConvertible, Sendable, Equatable {
         self.reason = reason
     }
 
+    /// One line naming the file and what is wrong with it, such as `report.json: not valid JSON
+    /// (truncated or corrupt?): …`; `reactive-diag` prints it and exits non-zero.
     public var description: String {
         let what: String
         switch reason {
@@ -49,7 +51,8 @@ public struct ReportError: Error, CustomStringConvertible, Sendable, Equatable {
         case .malformed(let message): what = "not valid JSON (truncated or corrupt?): \(message)"
         case .notAReport(let message): what = "not a ReactiveDiagnostics report: \(message)"
         case .unsupportedVersion(let found, let supported):
-            what = "report schemaVersion \(found) is not supported (this reader knows version \(supported))"
+            what = "report schemaVersion \(found) is not supported (this reader knows "
+                + (supported == 1 ? "version 1)" : "versions 1 to \(supported))")
         case .invalid(let message): what = "invalid report: \(message)"
         }
         return "\(source): \(what)".replacingOccurrences(of: "\n", with: " ")

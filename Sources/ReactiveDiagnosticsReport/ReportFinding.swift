@@ -1,6 +1,13 @@
 import Foundation
 
 /// One finding as stored in a report.
+///
+/// ```swift
+/// let report = try DiagnosticsReport.load(from: URL(fileURLWithPath: "report.json"))
+/// for finding in report.findings where finding.suppressedBy == nil && finding.severity == .error {
+///     print(finding.kind, finding.label ?? "-", finding.test ?? "-", finding.fingerprint)
+/// }
+/// ```
 public struct ReportFinding: Codable, Sendable, Equatable {
     /// Unique within the report, in the order the findings were made.
     public var id: Int
@@ -70,6 +77,10 @@ public struct ReportFinding: Codable, Sendable, Equatable {
 }
 
 /// The severity of a finding.
+///
+/// ```swift
+/// let serious = report.findings.filter { $0.severity >= .warning }
+/// ```
 public enum ReportSeverity: String, Codable, Sendable, Equatable, Comparable, CaseIterable {
     /// Informational: legal behaviour worth knowing (values still in flight after cancel).
     case info
@@ -86,24 +97,34 @@ public enum ReportSeverity: String, Codable, Sendable, Equatable, Comparable, Ca
         }
     }
 
+    /// Orders severities by weight: `info` < `warning` < `error`.
     public static func < (lhs: ReportSeverity, rhs: ReportSeverity) -> Bool {
         lhs.rank < rhs.rank
     }
 }
 
 /// A thread as recorded with a finding.
+///
+/// ```swift
+/// if let thread = finding.thread, !thread.isMainQueue {
+///     print("delivered on thread \(thread.id) \(thread.name ?? "")")
+/// }
+/// ```
 public struct ReportThread: Codable, Sendable, Equatable {
     /// The kernel thread id.
     public var id: UInt64
-    /// The thread's name, when it has one.
+    /// The thread's name in full, when it has one.
     public var name: String?
+    /// The dispatch queue the work ran on, when it was one the app made (schema version 2).
+    public var queue: String?
     /// Whether the work ran on the main queue (not merely the main thread).
     public var isMainQueue: Bool
 
     /// Creates a thread record.
-    public init(id: UInt64, name: String? = nil, isMainQueue: Bool) {
+    public init(id: UInt64, name: String? = nil, queue: String? = nil, isMainQueue: Bool) {
         self.id = id
         self.name = name
+        self.queue = queue
         self.isMainQueue = isMainQueue
     }
 }

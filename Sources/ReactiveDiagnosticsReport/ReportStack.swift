@@ -2,6 +2,14 @@ import Foundation
 
 /// An interned call stack, innermost frame first, with the library's own leading frames
 /// already dropped, so frame 0 is the code that called into ReactiveDiagnostics.
+///
+/// ```swift
+/// let stacks = Dictionary(uniqueKeysWithValues: report.stacks.map { ($0.id, $0) })
+/// if let id = finding.allocationStack, let stack = stacks[id] {
+///     let own = stack.frames.filter { $0.category == .user }
+///     print(own.map { "\($0.function ?? $0.address) \($0.file ?? "?"):\($0.line ?? 0)" })
+/// }
+/// ```
 public struct ReportStack: Codable, Sendable, Equatable {
     /// The id findings and live sites use to refer to this stack.
     public var id: Int
@@ -19,6 +27,11 @@ public struct ReportStack: Codable, Sendable, Equatable {
 }
 
 /// One frame of a stack.
+///
+/// ```swift
+/// let firstOwn = stack.frames.first { $0.category == .user }
+/// print(firstOwn?.function ?? "-", firstOwn?.file ?? "-", firstOwn?.line ?? 0)
+/// ```
 public struct ReportFrame: Codable, Sendable, Equatable {
     /// The raw return address in the process that wrote the report, as `0x…` hex.
     public var address: String
@@ -62,6 +75,10 @@ public struct ReportFrame: Codable, Sendable, Equatable {
 }
 
 /// Whose code a frame is, which decides how viewers show it.
+///
+/// ```swift
+/// let folded = stack.frames.filter { $0.category != .user }.count   // what viewers fold away
+/// ```
 public enum FrameCategory: String, Codable, Sendable, Equatable, CaseIterable {
     /// The user's own code: shown first and highlighted.
     case user
@@ -74,6 +91,13 @@ public enum FrameCategory: String, Codable, Sendable, Equatable, CaseIterable {
 }
 
 /// A binary image (executable or shared library) that frames belong to.
+///
+/// ```swift
+/// let images = Dictionary(uniqueKeysWithValues: report.images.map { ($0.id, $0) })
+/// if let id = frame.image, let image = images[id] {
+///     print(image.path, image.buildID ?? "no build id")
+/// }
+/// ```
 public struct ReportImage: Codable, Sendable, Equatable {
     /// The id frames use to refer to it.
     public var id: Int

@@ -1,6 +1,12 @@
 import Foundation
 
 /// Where and when a report's findings were made.
+///
+/// ```swift
+/// let run = report.run
+/// print(run.processName, run.platform, run.completeness)   // partial: rebuilt from a crash journal
+/// print(run.endTime.timeIntervalSince(run.startTime), "s,", run.tests.count, "tests")
+/// ```
 public struct RunInfo: Codable, Sendable, Equatable {
     /// The process name (usually the test bundle's executable).
     public var processName: String
@@ -64,6 +70,10 @@ public struct RunInfo: Codable, Sendable, Equatable {
 }
 
 /// One test that ran with diagnostics enabled.
+///
+/// ```swift
+/// let failed = report.run.tests.filter(\.failed).map(\.name)
+/// ```
 public struct TestRecord: Codable, Sendable, Equatable {
     /// The test's name, for example `ImageLoaderTests.testLoad()`.
     public var name: String

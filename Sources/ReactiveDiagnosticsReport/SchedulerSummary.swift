@@ -1,6 +1,12 @@
 import Foundation
 
 /// Statistics of one diagnostic scheduler.
+///
+/// ```swift
+/// for scheduler in report.schedulers where scheduler.pending > 0 || scheduler.threadViolations > 0 {
+///     print(scheduler.label, "pending:", scheduler.pending, "off its thread:", scheduler.threadViolations)
+/// }
+/// ```
 public struct SchedulerSummary: Codable, Sendable, Equatable {
     /// The scheduler's label.
     public var label: String
@@ -50,6 +56,11 @@ public struct SchedulerSummary: Codable, Sendable, Equatable {
 }
 
 /// A distribution of durations in nanoseconds, with a log-linear histogram.
+///
+/// ```swift
+/// let latency = scheduler.latency
+/// print("p50 \(latency.p50Nanos / 1_000) µs, p99 \(latency.p99Nanos / 1_000) µs over \(latency.count) actions")
+/// ```
 public struct LatencySummary: Codable, Sendable, Equatable {
     /// How many samples.
     public var count: Int
@@ -86,6 +97,12 @@ public struct LatencySummary: Codable, Sendable, Equatable {
 }
 
 /// One histogram bucket: samples in `lowerNanos ..< upperNanos`.
+///
+/// ```swift
+/// for bucket in scheduler.duration.buckets where bucket.count > 0 {
+///     print("\(bucket.lowerNanos)..<\(bucket.upperNanos) ns: \(bucket.count)")
+/// }
+/// ```
 public struct HistogramBucket: Codable, Sendable, Equatable {
     /// Inclusive lower bound.
     public var lowerNanos: UInt64
@@ -103,6 +120,10 @@ public struct HistogramBucket: Codable, Sendable, Equatable {
 }
 
 /// How many actions ran on one thread.
+///
+/// ```swift
+/// let offMain = scheduler.threads.filter { !$0.isMainQueue }.reduce(0) { $0 + $1.count }
+/// ```
 public struct ThreadCount: Codable, Sendable, Equatable {
     /// The thread's name, or `main queue` / `thread <id>`.
     public var thread: String

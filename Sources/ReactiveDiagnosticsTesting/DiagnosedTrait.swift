@@ -28,7 +28,7 @@ import Testing
 /// ```
 ///
 /// Swift Testing runs tests in parallel in one process, so the test is identified through the
-/// task-local ``TestIdentity/current``, bound around the test's body: child tasks inherit it,
+/// task-local `TestIdentity.current`, bound around the test's body: child tasks inherit it,
 /// and diagnosed streams and schedulers carry it to the threads they deliver on. A resource
 /// created on a thread that has neither (a `DispatchQueue`, `Thread` or `Task.detached` the
 /// library did not start) is not attributed to any test: it cannot fail one, and appears in the
@@ -42,11 +42,11 @@ public struct DiagnosedTrait: TestTrait, SuiteTrait, TestScoping {
     /// Known findings in code you do not own, added to the engine's suppressions for the whole
     /// run before any test runs (as if they were in the `REACTIVE_DIAGNOSTICS_SUPPRESSIONS` file).
     public var suppressions: Suppressions
-    /// The engine the code under test reports to; `nil` means ``DiagnosticsEngine/shared``.
+    /// The engine the code under test reports to; `nil` means `DiagnosticsEngine.shared`.
     public var engine: DiagnosticsEngine?
 
-    /// Creates the trait; most code uses ``Trait/diagnosed`` or
-    /// ``Trait/diagnosed(allowing:settle:suppressing:engine:)`` instead.
+    /// Creates the trait; most code uses ``Testing/Trait/diagnosed`` or
+    /// ``Testing/Trait/diagnosed(allowing:settle:suppressing:engine:)`` instead.
     public init(
         allowedKinds: Set<FindingKind> = [], settleTime: Duration? = nil, suppressions: Suppressions = Suppressions(),
         engine: DiagnosticsEngine? = nil

@@ -23,7 +23,7 @@ extension Trait where Self == DiagnosedTrait {
     ///   - allowing: Finding kinds this test tolerates (recorded as suppressed, not hidden).
     ///   - settle: How long the end of the test waits for resources to end.
     ///   - suppressing: Known findings in code you do not own, suppressed for the whole run.
-    ///   - engine: The engine the code under test reports to (``DiagnosticsEngine/shared`` by default).
+    ///   - engine: The engine the code under test reports to (`DiagnosticsEngine.shared` by default).
     public static func diagnosed(
         allowing: Set<FindingKind> = [], settle: Duration? = nil, suppressing: Suppressions = Suppressions(),
         engine: DiagnosticsEngine? = nil

@@ -31,7 +31,7 @@ import XCTest
 /// a test changes its own options with ``XCTest/XCTestCase/diagnosticOptions``. The report is
 /// written when the bundle finishes, as with ``ReactiveDiagnosticsXCTest/install(engine:options:suppressions:file:line:)``.
 open class DiagnosedTestCase: XCTestCase {
-    /// The engine this class's tests are checked against (``DiagnosticsEngine/shared`` by default).
+    /// The engine this class's tests are checked against (`DiagnosticsEngine.shared` by default).
     open class var diagnosticsEngine: DiagnosticsEngine {
         .shared
     }

@@ -43,7 +43,7 @@ public enum ReactiveDiagnosticsXCTest {
     /// calls that before the class's first test), or once from a shared base class.
     ///
     /// - Parameters:
-    ///   - engine: The engine the code under test reports to (the adapters use ``DiagnosticsEngine/shared``).
+    ///   - engine: The engine the code under test reports to (the adapters use `DiagnosticsEngine.shared`).
     ///   - options: Allowances and settle time for every test; a test can change its own with
     ///     ``XCTest/XCTestCase/diagnosticOptions``.
     ///   - suppressions: Known findings in code you do not own, added to the engine's

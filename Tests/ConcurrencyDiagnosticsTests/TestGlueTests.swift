@@ -1,5 +1,6 @@
 import ConcurrencyDiagnostics
 import Foundation
+import ReactiveDiagnosticsSymbolication
 import ReactiveDiagnosticsTestSupport
 import ReactiveDiagnosticsTesting
 import ReactiveDiagnosticsXCTest
@@ -21,7 +22,7 @@ import XCTest
     }
 
     @Test func theTraitFailsTheTestAtTheLoopThatStillWaits() async throws {
-        let engine = makeEngine()
+        let engine = makeEngine { $0.resolvesSourceLines = true }
         let issues = Issues()
         let (prices, feed) = AsyncStream.makeDiagnosedStream("prices", of: Int.self, engine: engine)
         let test = try #require(Test.current)
@@ -43,7 +44,7 @@ import XCTest
         #expect(comment.contains("closure #1 () async -> () in ConcurrencyDiagnosticsTests.TickerModel.start()"), "\(comment)")
         #expect(comment.contains("  stream created at:\n"), "\(comment)")
         // Placed at the app's `for await` line, read from the async resume point's line table.
-        if SourceLineResolver.shared.symbolizerPath != nil {
+        if SourceLineResolver.shared.symbolizer != nil {
             let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/AppModels.swift").path
             let location = try #require(issue.sourceLocation)
             #expect(location.fileID == "ConcurrencyDiagnosticsTests/AppModels.swift")

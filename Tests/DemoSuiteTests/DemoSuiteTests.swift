@@ -18,7 +18,9 @@ struct DemoSuiteTests {
         .deletingLastPathComponent().appendingPathComponent("Examples/Demo")
 
     /// Runs the demo's tests with reports in a fresh directory; returns the status and the reports.
-    func runDemoSuite(fixed: Bool) async throws -> (status: Int32, report: DiagnosticsReport, output: String) {
+    func runDemoSuite(fixed: Bool) async throws -> (
+        status: Int32, report: DiagnosticsReport, output: String, reports: [DiagnosticsReport]
+    ) {
         let reports = try TemporaryDirectory("rd-demo")
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REACTIVE_DIAGNOSTICS_") }
         environment["REACTIVE_DIAGNOSTICS_REPORT"] = reports.url.appendingPathComponent("report-%n-%p.json").path
@@ -30,19 +32,19 @@ struct DemoSuiteTests {
         let files = reports.files.filter { $0.hasSuffix(".json") }
         #expect(files.count == 2, "one report from XCTest, one from Swift Testing: \(reports.files)")
         var findings: [ReportFinding] = []
-        var first: DiagnosticsReport?
+        var loaded: [DiagnosticsReport] = []
         for file in files {
             let report = try DiagnosticsReport.load(from: reports.url.appendingPathComponent(file))
-            first = first ?? report
+            loaded.append(report)
             findings += report.findings
         }
-        var merged = try #require(first, "no report was written:\n\(result.standardError.suffix(2_000))")
+        var merged = try #require(loaded.first, "no report was written:\n\(result.standardError.suffix(2_000))")
         merged.findings = findings
-        return (result.status, merged, result.standardOutput + result.standardError)
+        return (result.status, merged, result.standardOutput + result.standardError, loaded)
     }
 
     @Test func theBuggyAppFailsWithEveryBugInItsTest() async throws {
-        let (status, report, output) = try await runDemoSuite(fixed: false)
+        let (status, report, output, reports) = try await runDemoSuite(fixed: false)
         #expect(status != 0, "the buggy app's tests must fail")
         let found = Set(report.findings.map { "\($0.kind) @ \($0.test ?? "?")" })
         let expected: Set<String> = [
@@ -59,10 +61,41 @@ struct DemoSuiteTests {
         #expect(report.findings.allSatisfy { $0.severity == .error && $0.policy == "fail" })
         // Each finding points into the app or the test: its allocation stack has a user frame.
         #expect(!output.contains("Expectation failed"), "the app works: only diagnostics fail the tests")
+
+        // Every finding is placed at its source line in the report itself: the leak of refresh()
+        // at the `.sink(` that the demo's "Bug:" comment marks.
+        let source = try String(contentsOf: Self.demo.appendingPathComponent("Sources/NewsApp/FeedViewModel.swift"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let bug = try #require(source.firstIndex { $0.contains("// Bug: the live feed never completes") })
+        let sinkLine = try #require(source[bug...].firstIndex { $0.contains(".sink(") }) + 1
+        var placed: [String: (file: String, line: Int)] = [:]
+        for part in reports {
+            #expect(part.sourceLines?.state == .resolved, "\(String(describing: part.sourceLines))")
+            let stacks = Dictionary(uniqueKeysWithValues: part.stacks.map { ($0.id, $0) })
+            for finding in part.findings {
+                let culprit = FindingPlacement.culprit(of: finding, stacks: { stacks[$0] })
+                #expect(culprit?.frame.file?.contains("/Examples/Demo/") == true, "\(finding.kind): \(String(describing: culprit))")
+                if let culprit, let file = culprit.frame.file, let line = culprit.frame.line {
+                    placed["\(finding.kind) @ \(finding.test ?? "?")"] = (file, line)
+                }
+            }
+        }
+        let feed = try #require(placed["leakedSubscription @ NewsAppTests.FeedViewModelTests/testRefreshShowsTheHeadlines"])
+        #expect(feed.file == Self.demo.appendingPathComponent("Sources/NewsApp/FeedViewModel.swift").path)
+        #expect(feed.line == sinkLine)
+        // The async twin: the banner's leaked iteration at its `for await` line (an async stack's
+        // resume point), in the task the "Bug:" comment marks.
+        let banner = try String(contentsOf: Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let taskBug = try #require(banner.firstIndex { $0.contains("// Bug: a task nobody keeps") })
+        let loopLine = try #require(banner[taskBug...].firstIndex { $0.contains("for await") }) + 1
+        let loop = try #require(placed["leakedSubscription @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()"])
+        #expect(loop.file == Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift").path)
+        #expect(loop.line == loopLine)
     }
 
     @Test func theFixedAppPasses() async throws {
-        let (status, report, output) = try await runDemoSuite(fixed: true)
+        let (status, report, output, _) = try await runDemoSuite(fixed: true)
         #expect(status == 0, "\(output.suffix(3_000))")
         #expect(report.findings.isEmpty)
         #expect(report.run.tests.count >= 2)

@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagTool
+import ReactiveDiagnosticsTestSupport
 import Testing
 
 @Suite("gate")
@@ -139,13 +140,16 @@ struct GateCommandTests {
         }
     }
 
-    @Test("SARIF is valid 2.1.0: required properties, types, rule indexes, fingerprints and stacks")
-    func sarifStructure() throws {
-        try withTemporaryDirectory { directory in
-            let run = gateBothShards(["--sarif", "gate.sarif", "--max-live", "1"], in: directory)
+    @Test("SARIF is valid against the official 2.1.0 schema: rule indexes, help, fingerprints, locations and stacks")
+    func sarifStructure() async throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let run = gateBothShards(["--sarif", "gate.sarif", "--max-live", "1"], in: directory.url)
             #expect(run.code == 1)
-            let data = try Data(contentsOf: directory.appendingPathComponent("gate.sarif"))
-            #expect(SARIFValidator.validate(data) == [])
+            let data = try Data(contentsOf: directory.url.appendingPathComponent("gate.sarif"))
+            if let problems = try await SchemaValidators.sarifProblems(data) {
+                #expect(problems == [])
+            }
 
             let log = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect(log["$schema"] as? String == "https://json.schemastore.org/sarif-2.1.0.json")
@@ -156,6 +160,10 @@ struct GateCommandTests {
             let ruleIDs = rules.compactMap { $0["id"] as? String }
             #expect(ruleIDs == ruleIDs.sorted(), "rules sorted by id, so indexes are stable")
             #expect(ruleIDs.contains("leakedSubscription") && ruleIDs.contains("liveResourcesAtEnd"))
+            for rule in rules {
+                let help = rule["help"] as? [String: Any]
+                #expect((help?["text"] as? String)?.isEmpty == false, "every rule has help: \(rule["id"] ?? "?")")
+            }
             let results = try #require(run0["results"] as? [[String: Any]])
             #expect(results.map { $0["ruleId"] as? String } == [
                 "concurrentDelivery", "demandExceeded", "wrongThread", "liveResourcesAtEnd",
@@ -175,42 +183,93 @@ struct GateCommandTests {
             let logical = try #require((concurrent["locations"] as? [[String: Any]])?.first)
             #expect(logical["physicalLocation"] != nil, "the test frame has a file")
             #expect((concurrent["stacks"] as? [Any])?.count == 3, "allocation, event and related stacks")
+            for result in results {
+                let location = (result["locations"] as? [[String: Any]])?.first
+                #expect(location?["physicalLocation"] != nil, "every result has a physical location: \(result["ruleId"] ?? "?")")
+            }
         }
     }
 
-    @Test("SARIF without file:line falls back to the function as a logical location")
-    func sarifLogicalLocation() throws {
-        try withTemporaryDirectory { directory in
-            let run = runTool(["gate", Fixtures.url("shop-report.json").path, "--fail-on", "longAction", "--sarif", "s.sarif"],
-                              in: directory.path)
-            #expect(run.code == 1)
-            let data = try Data(contentsOf: directory.appendingPathComponent("s.sarif"))
-            #expect(SARIFValidator.validate(data) == [])
-            let log = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            let result = try #require(((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
-            let location = try #require((result["locations"] as? [[String: Any]])?.first)
-            #expect(location["physicalLocation"] == nil)
-            let logical = try #require((location["logicalLocations"] as? [[String: Any]])?.first)
-            #expect(logical["fullyQualifiedName"] as? String
-                == "CombineSchedulers.UIScheduler.schedule(options: ()?, _: () -> ()) -> ()")
-            #expect(result["level"] as? String == "warning")
+    @Test("SARIF without file:line places the result in the binary, at the function's offset")
+    func sarifBinaryLocation() async throws {
+        let directory = try TemporaryDirectory()
+        let run = runTool(["gate", Fixtures.url("shop-report.json").path, "--fail-on", "longAction", "--sarif", "s.sarif"],
+                          in: directory.url.path)
+        #expect(run.code == 1)
+        let data = try Data(contentsOf: directory.url.appendingPathComponent("s.sarif"))
+        if let problems = try await SchemaValidators.sarifProblems(data) {
+            #expect(problems == [])
         }
+        let log = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let result = try #require(((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+        let location = try #require((result["locations"] as? [[String: Any]])?.first)
+        let physical = try #require(location["physicalLocation"] as? [String: Any])
+        #expect((physical["artifactLocation"] as? [String: Any])?["uri"] as? String
+            == "file:///src/shop/.build/x86_64-unknown-linux-gnu/debug/ShopPackageTests.xctest")
+        #expect((physical["address"] as? [String: Any])?["relativeAddress"] as? Int == 0x1fb004)
+        #expect(physical["region"] == nil, "no line to give")
+        let logical = try #require((location["logicalLocations"] as? [[String: Any]])?.first)
+        #expect(logical["fullyQualifiedName"] as? String
+            == "CombineSchedulers.UIScheduler.schedule(options: ()?, _: () -> ()) -> ()")
+        #expect(result["level"] as? String == "warning")
     }
 
-    @Test("the validator catches broken SARIF")
-    func validatorCatchesProblems() {
+    @Test("the SARIF schema validation catches broken SARIF (so passing it proves something)")
+    func validatorCatchesProblems() async throws {
         let broken = """
             {"version": "2.0.0", "runs": [{"tool": {"driver": {"rules": [{"id": "a"}]}},
              "results": [{"ruleId": "b", "ruleIndex": 0, "level": "fatal", "stacks": [{"frames": [{"location": {"physicalLocation": {"region": {"startLine": 0}}}}]}]}]}]}
             """
-        let problems = SARIFValidator.validate(Data(broken.utf8))
-        #expect(problems.contains { $0.contains("$.version") })
-        #expect(problems.contains { $0.contains("driver: missing required property 'name'") })
-        #expect(problems.contains { $0.contains("missing required property 'message'") })
-        #expect(problems.contains { $0.contains("not the ruleId 'b'") })
-        #expect(problems.contains { $0.contains("'fatal' is not a level") })
-        #expect(problems.contains { $0.contains("needs an artifactLocation or an address") })
-        #expect(problems.contains { $0.contains("startLine: less than 1") })
+        guard let problems = try await SchemaValidators.sarifProblems(Data(broken.utf8)) else { return }
+        #expect(problems.contains { $0.hasPrefix("$.version:") })
+        #expect(problems.contains { $0.contains("driver") && $0.contains("'name' is a required property") })
+        #expect(problems.contains { $0.contains("'message' is a required property") })
+        #expect(problems.contains { $0.contains("'fatal' is not one of") })
+        #expect(problems.contains { $0.contains("startLine") && $0.contains("less than the minimum of 1") })
+    }
+
+    @Test("JUnit is valid against Jenkins' JUnit XSD, with file and line on each failing test case")
+    func junitSchema() async throws {
+        let directory = try TemporaryDirectory()
+        let run = gateBothShards(["--junit", "gate.xml", "--max-live", "1"], in: directory.url)
+        #expect(run.code == 1)
+        let document = try readText(directory.url.appendingPathComponent("gate.xml"))
+        if let problems = try await SchemaValidators.junitProblems(document) {
+            #expect(problems == [])
+        }
+        #expect(document.contains("classname=\"ShopTests.ImageLoaderTests.testLoadDeliversOnMainQueue()\" "
+            + "file=\"Sources/Shop/ImageViewModel.swift\" line=\"27\""))
+        let passing = runTool(["gate", Fixtures.url("shop-report.json").path, "--fail-on", "leakedResource", "--junit", "pass.xml"],
+                              in: directory.url.path)
+        #expect(passing.code == 0)
+        if let problems = try await SchemaValidators.junitProblems(try readText(directory.url.appendingPathComponent("pass.xml"))) {
+            #expect(problems == [])
+        }
+        if let problems = try await SchemaValidators.junitProblems("<testsuite name=\"x\"><testcase/></testsuite>") {
+            #expect(!problems.isEmpty, "the XSD rejects what it should")
+        }
+    }
+
+    @Test("GitHub annotations carry file, line, col and title; the job summary is a Markdown table")
+    func annotationsAndJobSummary() throws {
+        try withTemporaryDirectory { directory in
+            let summary = directory.appendingPathComponent("summary.md")
+            try Data("# earlier step\n".utf8).write(to: summary)
+            let run = runTool(
+                ["gate", Fixtures.url("shop-report.json").path, Fixtures.url("shop-shard-2.json").path,
+                 "--baseline", Fixtures.url("shop-baseline.json").path, "--source-root", "/src/shop",
+                 "--github-annotations", "--max-annotations", "2"],
+                environment: ["GITHUB_STEP_SUMMARY": summary.path], in: directory.path)
+            #expect(run.code == 1)
+            let lines = run.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3, "two annotations and a notice for the rest")
+            #expect(lines[0].hasPrefix("::error file=Tests/ShopTests/ImageLoaderTests.swift,line=48,col=9,title=concurrentDelivery"))
+            #expect(lines[2].hasPrefix("::notice title=reactive-diag::1 more new fingerprint not annotated"))
+            let text = try readText(summary)
+            #expect(text.hasPrefix("# earlier step\n### reactive-diag gate: FAIL — 3 new findings (3 fingerprints) beyond the baseline"))
+            #expect(text.contains("| severity | kind | label | where | tests | count |"))
+            #expect(text.contains("| error | wrongThread | `image.view` | `Sources/Shop/ImageViewModel.swift:27` |"))
+        }
     }
 
     @Test("output is deterministic: the same inputs give the same bytes")

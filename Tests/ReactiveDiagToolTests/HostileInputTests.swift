@@ -57,9 +57,9 @@ struct HostileInputTests {
     func wrongVersion() throws {
         try withTemporaryDirectory { directory in
             let full = try readText(Fixtures.url("shop-report.json"))
-            try write(full.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2"), "v2.json", in: directory)
-            expectRejected("v2.json", in: directory,
-                           startsWith: "v2.json: report schemaVersion 2 is not supported (this reader knows version 1)")
+            try write(full.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 3"), "v3.json", in: directory)
+            expectRejected("v3.json", in: directory,
+                           startsWith: "v3.json: report schemaVersion 3 is not supported (this reader knows versions 1 to 2)")
         }
     }
 
@@ -84,6 +84,27 @@ struct HostileInputTests {
             try write(full.replacingOccurrences(of: "\"allocationStack\": 3,", with: "\"allocationStack\": 99,"), "dangling.json", in: directory)
             expectRejected("dangling.json", in: directory,
                            startsWith: "dangling.json: invalid report: finding 2 refers to allocationStack 99, which is not in the report")
+        }
+    }
+
+    @Test("source lines that cannot be: a line 0, counts that do not add up, an unknown state")
+    func impossibleSourceLines() throws {
+        try withTemporaryDirectory { directory in
+            let full = try readText(Fixtures.url("shop-report.json"))
+            let version2 = full.replacingOccurrences(of: "\"schemaVersion\": 1,", with: "\"schemaVersion\": 2,")
+            try write(version2.replacingOccurrences(of: "\"line\": 27,", with: "\"line\": 0,"), "line0.json", in: directory)
+            expectRejected("line0.json", in: directory, startsWith: "line0.json: invalid report: stack ")
+            func withLines(_ object: String) -> String {
+                version2.replacingOccurrences(of: "\"schemaVersion\": 2,", with: "\"schemaVersion\": 2, \"sourceLines\": \(object),")
+            }
+            try write(withLines("{\"state\": \"resolved\", \"userFrames\": 2, \"resolvedUserFrames\": 5}"), "counts.json", in: directory)
+            expectRejected("counts.json", in: directory,
+                           startsWith: "counts.json: invalid report: sourceLines counts 5 resolved of 2 user frames")
+            try write(withLines("{\"state\": \"perfect\", \"userFrames\": 2, \"resolvedUserFrames\": 2}"), "state.json", in: directory)
+            expectRejected("state.json", in: directory,
+                           startsWith: "state.json: invalid report: sourceLines.state 'perfect' is not one of resolved, partial, missing")
+            try write(withLines("[1]"), "shape.json", in: directory)
+            expectRejected("shape.json", in: directory, startsWith: "shape.json: invalid report: sourceLines")
         }
     }
 

@@ -17,7 +17,7 @@ struct StackFoldingTests {
             let run = runTool(["show", "r.json", "--color", "never"], in: directory.path)
             #expect(run.code == 0)
             let lines = run.stdout.split(separator: "\n").map(String.init)
-            let start = try #require(lines.firstIndex { $0.hasSuffix("allocation stack:") })
+            let start = try #require(lines.firstIndex { $0.hasSuffix("allocated at:") })
             return lines[(start + 1)...].map { $0.trimmingCharacters(in: .whitespaces) }
         }
     }

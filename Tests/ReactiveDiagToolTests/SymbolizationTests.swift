@@ -2,6 +2,7 @@ import Foundation
 import ReactiveDiagnosticsTestSupport
 import ReactiveDiagTool
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 import Testing
 
 /// A tiny C program built with a known build id; it prints the image-relative address of

@@ -71,7 +71,7 @@ struct ReportCodingTests {
             ("[1, 2]", "r.json: not a ReactiveDiagnostics report: the top level is not a JSON object"),
             ("{\"hello\": 1}", "r.json: not a ReactiveDiagnostics report: it has no schemaVersion field"),
             ("{\"schemaVersion\": \"one\"}", "r.json: not a ReactiveDiagnostics report: schemaVersion is not a number"),
-            ("{\"schemaVersion\": 2}", "r.json: report schemaVersion 2 is not supported (this reader knows version 1)"),
+            ("{\"schemaVersion\": 3}", "r.json: report schemaVersion 3 is not supported (this reader knows versions 1 to 2)"),
             ("{\"schemaVersion\": 1}", "r.json: invalid report: missing field 'tool'"),
             (String(repeating: "[", count: 100_000), "r.json: not a ReactiveDiagnostics report: the top level is not a JSON object"),
             ("{\"schemaVersion\":1,\"x\":" + String(repeating: "[", count: 100_000),

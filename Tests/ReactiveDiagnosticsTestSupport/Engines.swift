@@ -2,9 +2,10 @@ import Foundation
 import ReactiveDiagnostics
 
 /// A private engine for one test: stacks on, nothing written to disk, nothing printed, a short
-/// settle time, and a long-action threshold no action of a clean test reaches even on a loaded CI
-/// machine (tests of long actions give their scheduler a threshold of its own); `change` adjusts
-/// anything else.
+/// settle time, a long-action threshold no action of a clean test reaches even on a loaded CI
+/// machine (tests of long actions give their scheduler a threshold of its own), and no source
+/// lines (resolving them runs llvm-symbolizer, which blocks the thread a test runs on; tests of
+/// lines turn it on); `change` adjusts anything else.
 public func quietEngine(
     settle: Duration = .milliseconds(200), _ change: (inout Configuration) -> Void = { _ in }
 ) -> DiagnosticsEngine {
@@ -13,6 +14,7 @@ public func quietEngine(
     configuration.printsSummary = false
     configuration.settleTime = settle
     configuration.longActionThreshold = quietLongActionThreshold
+    configuration.resolvesSourceLines = false
     change(&configuration)
     return DiagnosticsEngine(configuration: configuration)
 }

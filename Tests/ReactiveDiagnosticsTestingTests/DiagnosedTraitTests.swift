@@ -54,7 +54,7 @@ struct DiagnosedTraitTests {
             "\(comment)")
         #expect(comment.contains("allow it in this test with @Test(.diagnosed(allowing: [.leakedSubscription]))"))
         let location = try #require(issue.sourceLocation)
-        if SourceLineResolver.shared.symbolizerPath != nil {
+        if DiagnosticsEngine.shared.resolvesSourceLines {
             let line = try siteLine("in-process", in: #filePath)
             #expect(location.filePath == #filePath && location.line == line)
             #expect(location.fileID == "ReactiveDiagnosticsTestingTests/DiagnosedTraitTests.swift")

@@ -19,7 +19,7 @@ struct TraitProcessTests {
         let run = try await ChildProcess.runSwiftTesting(only("leaks"))
         #expect(run.status != 0, "\(run.output)")
         let line = try siteLine("trait-leak", in: TraitFixtures.file)
-        let location = SourceLineResolver.shared.symbolizerPath != nil ? "TraitFixtures.swift:\(line)" : "TraitFixtures.swift:"
+        let location = DiagnosticsEngine.shared.resolvesSourceLines ? "TraitFixtures.swift:\(line)" : "TraitFixtures.swift:"
         #expect(run.output.contains("Test leaks() recorded an issue at \(location)"), "\(run.output)")
         #expect(run.output.contains("ReactiveDiagnostics: leakedSubscription [error]: subscription 'trait-leak' still alive"))
         #expect(run.output.contains("TraitFixtures.leaks() -> ()"))

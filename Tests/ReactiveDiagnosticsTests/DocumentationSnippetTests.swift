@@ -2,7 +2,8 @@ import Foundation
 import ReactiveDiagnosticsTestSupport
 import Testing
 
-/// Every ` ```swift ` block of `README.md` and `Docs/*.md` must be compiled code: it has to appear,
+/// Every ` ```swift ` block of `README.md`, `Docs/*.md` and the DocC catalogs' pages (`*.docc/*.md`)
+/// must be compiled code: it has to appear,
 /// verbatim, in the `DocSnippets` target (or, for the RxSwift guide, in the RxSwift integration's
 /// `RxDiagnosticsDocSnippets` target), which the build compiles; every ` ```swift manifest ` block
 /// is a whole `Package.swift` that SwiftPM must load. See `Tests/DocSnippets/README.md`.
@@ -18,6 +19,11 @@ struct DocumentationSnippetTests {
         "Tests/DocSnippets",
         "Integrations/RxSwift/RxDiagnostics/Tests/RxDiagnosticsDocSnippets",
     ]
+
+    @Test func theCatalogsPagesAreRead() {
+        // One landing page per public module at least; a walk that finds none would pass vacuously.
+        #expect(Self.catalogPages().count >= 8, "\(Self.catalogPages())")
+    }
 
     @Test func everySwiftBlockOfTheGuidesIsCompiledCode() throws {
         let blocks = try Self.guideBlocks()
@@ -128,7 +134,7 @@ struct DocumentationSnippetTests {
         let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Docs").path)
             .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/\($0)" }
         var blocks: [Block] = []
-        for path in ["README.md"] + docs {
+        for path in ["README.md"] + docs + catalogPages() {
             let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
             var open: (info: String, line: Int, lines: [String])?
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -149,6 +155,24 @@ struct DocumentationSnippetTests {
             }
         }
         return blocks
+    }
+
+    /// The pages of the DocC catalogs (`<Module>.docc/*.md`) under `Sources`, `Tools` and
+    /// `Integrations`, relative to the package root; build folders are skipped.
+    static func catalogPages() -> [String] {
+        let root = packageRoot()
+        var pages: [String] = []
+        for folder in ["Sources", "Tools", "Integrations"] {
+            guard let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else { continue }
+            for case let file as String in files {
+                if (file as NSString).lastPathComponent.hasPrefix(".build") {
+                    files.skipDescendants()
+                } else if file.hasSuffix(".md") && file.contains(".docc/") {
+                    pages.append("\(folder)/\(file)")
+                }
+            }
+        }
+        return pages.sorted()
     }
 
     static func snippetSources() throws -> [Source] {

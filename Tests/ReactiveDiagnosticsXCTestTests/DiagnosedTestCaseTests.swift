@@ -11,7 +11,7 @@ struct DiagnosedTestCaseTests {
 
     func expectedLocation(_ site: String) throws -> String {
         // Without llvm-symbolizer the base class has no line of its own to fall back on.
-        let line = SourceLineResolver.shared.symbolizerPath != nil ? try siteLine(site, in: DiagnosedFixtures.file) : 0
+        let line = DiagnosticsEngine.shared.resolvesSourceLines ? try siteLine(site, in: DiagnosedFixtures.file) : 0
         return "\(line == 0 ? "<unknown>" : DiagnosedFixtures.file):\(line)"
     }
 

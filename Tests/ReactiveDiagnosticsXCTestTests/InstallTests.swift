@@ -13,7 +13,7 @@ struct InstallTests {
     /// Where a failure points for the fixture site `site`: its own line when llvm-symbolizer is
     /// there, else the `install()` call.
     func expectedLocation(_ site: String) throws -> String {
-        if SourceLineResolver.shared.symbolizerPath != nil {
+        if DiagnosticsEngine.shared.resolvesSourceLines {
             return "\(InstallFixtures.file):\(try siteLine(site, in: InstallFixtures.file))"
         }
         return "\(InstallFixtures.file):\(try siteLine("install", in: InstallFixtures.file))"

@@ -13,6 +13,7 @@ struct RunReportsTests {
         configuration.reportPath = directory.appendingPathComponent("report-%p.json").path
         configuration.printsSummary = false
         configuration.settleTime = .milliseconds(20)
+        configuration.resolvesSourceLines = false
         return DiagnosticsEngine(configuration: configuration)
     }
 

@@ -1,6 +1,7 @@
 import ReactiveDiagnosticsTestSupport
 import Foundation
 import ReactiveDiagnostics
+import ReactiveDiagnosticsSymbolication
 import Testing
 
 /// A test function that keeps its cancellable to the end of its own scope lets it go on
@@ -9,7 +10,7 @@ import Testing
 /// Real OpenCombine code under global instrumentation, in child XCTest processes
 /// (``ScopeFixtures``). Telling the two apart needs file:line, from llvm-symbolizer.
 @Suite("XCTest: cancellables a test keeps to the end of a scope",
-       .enabled(if: childProcessesAreSupported && SourceLineResolver.shared.symbolizerPath != nil))
+       .enabled(if: childProcessesAreSupported && SourceLineResolver.shared.symbolizer != nil))
 struct ScopeTests {
     static let fixtures = "ReactiveDiagnosticsXCTestTests.ScopeFixtures"
 

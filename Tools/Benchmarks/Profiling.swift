@@ -70,6 +70,14 @@ enum Profiling {
             let executor = DiagnosticTaskExecutor("profile", engine: CombineBenchmarks.engine(stacks: true))
             blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(count, on: executor) })
         },
+        Case(name: "reportWrite", what: "a report of 100,000 findings written", operations: 3) { count in
+            let report = ReportBenchmarks.engine(findings: 100_000).makeReport()
+            blackHole(ReportBenchmarks.reportWriteLoop(report, times: count))
+        },
+        Case(name: "reportRead", what: "a report of 100,000 findings read", operations: 3) { count in
+            let data = (try? ReportBenchmarks.engine(findings: 100_000).makeReport().encoded()) ?? Data()
+            blackHole(ReportBenchmarks.reportReadLoop(data, times: count))
+        },
         Case(name: "diagnosedStream", what: "elements through a diagnosed AsyncStream", operations: 2_000_000) { count in
             let engine = CombineBenchmarks.engine(stacks: true)
             blackHole(ConcurrencyBenchmarks.blocking {

@@ -46,6 +46,23 @@ ensure_chromium() {
     apt_install chromium || apt_install chromium-browser
 }
 
+# The validators the tests check the gate's output with: Python's jsonschema (SARIF against the
+# official SARIF 2.1.0 schema) and xmllint (JUnit against Jenkins' JUnit XSD).
+ensure_schema_validators() {
+    if ! command -v xmllint >/dev/null 2>&1; then
+        apt_install libxml2-utils
+    fi
+    if ! command -v python3 >/dev/null 2>&1; then
+        apt_install python3
+    fi
+    if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+        echo "==> pip install jsonschema" >&2
+        python3 -m pip install --quiet jsonschema >&2 2>/dev/null \
+            || python3 -m pip install --quiet --break-system-packages jsonschema >&2 \
+            || apt_install python3-jsonschema
+    fi
+}
+
 # The Swift toolchain itself is a prerequisite, not something we install.
 ensure_swift() {
     if ! command -v swift >/dev/null 2>&1; then

@@ -23,6 +23,9 @@ let package = Package(
         .package(name: "ReactiveDiagnostics", path: "../../.."),
         .package(url: "https://github.com/ReactiveX/RxSwift", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (Tools/docs.sh). A command plugin: nothing of it
+        // is linked into any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(

@@ -104,8 +104,13 @@ int rdiag_thread_name_of(uint64_t thread_id, char *_Nonnull name, size_t capacit
 /// 1 when the calling thread is the process's initial thread.
 int rdiag_is_process_main_thread(void);
 
-/// Writes the calling thread's name (may be empty). Returns 0 on success.
+/// Writes the calling thread's name (may be empty). Returns 0 on success. On Linux the kernel
+/// keeps at most 15 bytes of it.
 int rdiag_thread_name(char *_Nonnull name, size_t capacity);
+
+/// Writes the label of the dispatch queue whose work the calling thread is running (the
+/// default root queue's on a thread that runs none). Returns 0 on success.
+int rdiag_dispatch_queue_label(char *_Nonnull label, size_t capacity);
 
 /// A small number for the calling thread, assigned round-robin on first use (for sharding).
 uint32_t rdiag_thread_shard(void);

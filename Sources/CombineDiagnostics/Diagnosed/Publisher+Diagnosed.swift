@@ -16,6 +16,9 @@ extension Publisher {
     ///   - label: The name findings and the report show; `nil` uses `File.swift:line`.
     ///   - contract: What the stream promises (value count, termination, delivery thread).
     ///   - engine: Where findings go; tests of the library use private engines.
+    ///   - fileID: The file that calls this (filled in by the compiler); names the stream
+    ///     when `label` is `nil`.
+    ///   - line: The line that calls this (filled in by the compiler).
     @inlinable
     public func diagnosed(
         _ label: String? = nil, contract: StreamContract? = nil, engine: DiagnosticsEngine = .shared,
@@ -36,8 +39,17 @@ extension Publisher {
     ///     .store(in: &cancellables)
     /// ```
     ///
-    /// A value delivered elsewhere is a ``FindingKind/wrongThread`` finding naming where the
+    /// A value delivered elsewhere is a `FindingKind.wrongThread` finding naming where the
     /// subscription was made. Other rules of `contract` still apply.
+    ///
+    /// - Parameters:
+    ///   - expectation: Where values and completion must arrive, for example `.mainQueue`.
+    ///   - label: The name findings and the report show; `nil` uses `File.swift:line`.
+    ///   - contract: The stream's other promises (value count, termination).
+    ///   - engine: Where findings go.
+    ///   - fileID: The file that calls this (filled in by the compiler); names the stream
+    ///     when `label` is `nil`.
+    ///   - line: The line that calls this (filled in by the compiler).
     public func expectDelivery(
         on expectation: ThreadExpectation, _ label: String? = nil, contract: StreamContract = .any,
         engine: DiagnosticsEngine = .shared, fileID: StaticString = #fileID, line: UInt = #line

@@ -4,7 +4,7 @@ import ReactiveDiagnostics
 extension Publishers {
     /// A transparent stage that checks the stream crossing it and tracks its subscription.
     ///
-    /// Each subscriber gets its own grammar checker (``StreamMonitor``), created when it
+    /// Each subscriber gets its own grammar checker (`StreamMonitor`), created when it
     /// subscribes: its allocation stack (the subscribe call) is captured then, and the
     /// subscription counts as a live resource of the current test until it finishes, fails or
     /// is cancelled. Every signal crossing the stage is reported to the checker and forwarded
@@ -30,7 +30,7 @@ extension Publishers {
     /// }
     /// ```
     ///
-    /// When the engine is disabled (``DiagnosticsEngine/isEnabled``) at subscribe time the
+    /// When the engine is disabled (`DiagnosticsEngine.isEnabled`) at subscribe time the
     /// stage subscribes the downstream directly to the upstream and adds no work at all.
     public struct Diagnosed<Upstream: Publisher>: Publisher {
         /// The upstream's output.

@@ -23,13 +23,13 @@ import Synchronization
 ///
 /// Every subscriber a publisher receives becomes a *stage*, labelled with the publisher's
 /// type (`_typeName(P.self, qualified: false)`, for example `Map<PassthroughSubject<Int, Never>, String>`)
-/// and tracked by its own ``StreamMonitor``: its allocation stack is the subscribe call,
-/// it is a live ``ResourceKind/subscription`` (``ResourceKind/timer`` for a
+/// and tracked by its own `StreamMonitor`: its allocation stack is the subscribe call,
+/// it is a live `ResourceKind.subscription` (`ResourceKind.timer` for a
 /// `Timer.TimerPublisher`) until it finishes, fails or is cancelled, and the grammar checker
 /// sees its values, completion, requests and cancel. A chain of operators is one stage per
 /// operator: a leaked `subject.map { … }.sink { … }` reports both stages.
 ///
-/// What it cannot see: subscriptions made before ``start(engine:)`` or after ``stop()``;
+/// What it cannot see: subscriptions made before ``start(engine:)`` or after ``stop()-type.method``;
 /// delivery-thread expectations and contracts (use `.diagnosed(contract:)` /
 /// `.expectDelivery(on:)` on the streams that have them); deallocation (the hook has none:
 /// a stage whose subscription object is deallocated without finishing ends at the ledger's

@@ -7,11 +7,11 @@ import ReactiveDiagnostics
 /// Every action scheduled through it is counted (scheduled, executed, cancelled, pending),
 /// timed (the latency from when it was due to when it started, and how long it ran, as
 /// histograms), placed (the threads it ran on) and checked: an action running longer than a
-/// threshold is a ``FindingKind/longAction`` (it blocked the queue), and one running where
-/// the scheduler's ``ThreadExpectation`` rules out is a ``FindingKind/wrongThread`` finding
+/// threshold is a `FindingKind.longAction` (it blocked the queue), and one running where
+/// the scheduler's `ThreadExpectation` rules out is a `FindingKind.wrongThread` finding
 /// that shows the stack where it was *scheduled*. Work left over is a leak at the test's
-/// checkpoint: a delayed action that has not run is a ``FindingKind/pendingAction``, a
-/// repeating action whose `Cancellable` was never cancelled an ``FindingKind/uncancelledTimer``.
+/// checkpoint: a delayed action that has not run is a `FindingKind.pendingAction`, a
+/// repeating action whose `Cancellable` was never cancelled a `FindingKind.uncancelledTimer`.
 ///
 /// It keeps the wrapped scheduler's time and options types, so it fits wherever that
 /// scheduler does, including combine-schedulers' `AnySchedulerOf<DispatchQueue>` through
@@ -80,6 +80,7 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
     /// Wraps `base`.
     ///
     /// - Parameters:
+    ///   - base: The scheduler that runs the actions, such as `DispatchQueue.main`.
     ///   - label: The name findings and the report show.
     ///   - expectation: Where actions must run, for example `.mainQueue`.
     ///   - longActionThreshold: Actions running longer are findings; `nil` uses the

@@ -4,12 +4,12 @@ import ReactiveDiagnostics
 /// by ``withDiagnosedContinuation(_:expecting:engine:isolation:function:_:)`` and
 /// ``withDiagnosedThrowingContinuation(_:expecting:engine:isolation:function:_:)``.
 ///
-/// - Never resumed by the end of the test: a ``FindingKind/callbackNeverCalled`` showing where
+/// - Never resumed by the end of the test: a `FindingKind.callbackNeverCalled` showing where
 ///   it was awaited (the runtime only prints a warning if the continuation is ever freed);
 ///   released without a resume: the same finding at once.
-/// - Resumed twice: a ``FindingKind/callbackCalledTwice``, and the second resume is dropped
+/// - Resumed twice: a `FindingKind.callbackCalledTwice`, and the second resume is dropped
 ///   instead of stopping the process.
-/// - Resumed off the expected thread or executor: a ``FindingKind/wrongThread``.
+/// - Resumed off the expected thread or executor: a `FindingKind.wrongThread`.
 ///
 /// ```swift
 /// func loadSettings() async -> Settings {

@@ -16,6 +16,9 @@ import ReactiveDiagnostics
 ///   - label: The name findings and the report show.
 ///   - expectation: Where the continuation must be resumed, if anywhere in particular.
 ///   - engine: Where findings go.
+///   - isolation: The actor the caller runs on (filled in by the compiler); `body` runs there.
+///   - function: The calling function (filled in by the compiler), for the checked
+///     continuation's own misuse messages.
 ///   - body: Receives the continuation; runs at once, on the caller's actor.
 public func withDiagnosedContinuation<T>(
     _ label: String, expecting expectation: ThreadExpectation? = nil, engine: DiagnosticsEngine = .shared,

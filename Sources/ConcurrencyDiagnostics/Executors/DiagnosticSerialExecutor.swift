@@ -5,8 +5,8 @@ import ReactiveDiagnostics
 /// tells what happens to them like ``DiagnosticTaskExecutor`` does (it is a task executor too).
 ///
 /// Give an actor this executor in its tests to see how its work is scheduled: jobs enqueued and
-/// pending, latency, long jobs (a ``FindingKind/longAction`` blocks every caller of the actor),
-/// and, with ``ThreadExpectation/executor(_:)``, work that should have run on the actor:
+/// pending, latency, long jobs (a `FindingKind.longAction` blocks every caller of the actor),
+/// and, with `ThreadExpectation.executor(_:)`, work that should have run on the actor:
 ///
 /// ```swift
 /// actor Database {

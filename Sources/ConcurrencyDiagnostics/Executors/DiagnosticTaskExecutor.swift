@@ -6,8 +6,8 @@ import ReactiveDiagnostics
 ///
 /// Every job enqueued is counted (enqueued, run, pending), timed (the latency from enqueue to
 /// start, and how long it ran, as histograms) and placed (the threads it ran on). A job running
-/// longer than the threshold is a ``FindingKind/longAction`` (it blocked the executor's
-/// threads); a job still pending when its test ends is a ``FindingKind/pendingAction``.
+/// longer than the threshold is a `FindingKind.longAction` (it blocked the executor's
+/// threads); a job still pending when its test ends is a `FindingKind.pendingAction`.
 ///
 /// Run code on it with task executor preference; child tasks (`async let`, task groups)
 /// inherit the preference, unstructured `Task { … }` does not:

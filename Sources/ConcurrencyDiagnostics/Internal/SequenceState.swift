@@ -49,7 +49,7 @@ final class SequenceState: Sendable {
                 .concurrentIteration,
                 "\(identity.name) was iterated by two tasks at once: each element goes to only one of them, and a task left waiting may never resume (swiftlang/swift#71412); give each consumer a sequence of its own",
                 stack: monitor.allocationStack, related: other == monitor.allocationStack ? .none : other,
-                details: ["relatedStackRole": "other iteration"])
+                details: [ReportFinding.relatedStackRoleKey: "other iteration"])
         }
         return true
     }

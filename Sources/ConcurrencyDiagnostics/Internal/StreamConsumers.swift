@@ -79,6 +79,6 @@ final class StreamConsumers: Sendable {
         identity.report(
             .concurrentIteration,
             "\(identity.name) was iterated by two tasks at once: AsyncStream gives each element to only one of them, and a task left waiting may never resume (swiftlang/swift#71412); give each consumer a stream of its own",
-            stack: stack, related: other == stack ? .none : other, details: ["relatedStackRole": "other iteration"])
+            stack: stack, related: other == stack ? .none : other, details: [ReportFinding.relatedStackRoleKey: "other iteration"])
     }
 }

@@ -16,6 +16,9 @@ extension AsyncSequence {
     ///   - expectation: Where elements must be received (the contract's delivery rule), for
     ///     example `.mainQueue` for a loop that updates the UI.
     ///   - engine: Where findings go.
+    ///   - fileID: The file that calls this (filled in by the compiler); names the sequence
+    ///     when `label` is `nil`.
+    ///   - line: The line that calls this (filled in by the compiler).
     public func diagnosed(
         _ label: String? = nil, contract: StreamContract? = nil, expecting expectation: ThreadExpectation? = nil,
         engine: DiagnosticsEngine = .shared, fileID: StaticString = #fileID, line: UInt = #line

@@ -6,9 +6,9 @@ extension AsyncStream {
     ///
     /// Hand the stream to the code under test, feed it from the test, and the test learns what
     /// the app did with it. A consumer still waiting when the test ends — a `for await` loop in
-    /// a task nobody cancels, on a stream nobody finishes — is a ``FindingKind/leakedSubscription``
+    /// a task nobody cancels, on a stream nobody finishes — is a `FindingKind.leakedSubscription`
     /// that shows where the stream was created *and* where it is iterated; two tasks waiting
-    /// at once are a ``FindingKind/concurrentIteration``.
+    /// at once are a `FindingKind.concurrentIteration`.
     ///
     /// ```swift
     /// @Test func showsTheLatestPrice() async {
@@ -32,6 +32,9 @@ extension AsyncStream {
     ///     rule) where values are yielded.
     ///   - expectation: Where values must be yielded (the contract's delivery rule).
     ///   - engine: Where findings go.
+    ///   - fileID: The file that calls this (filled in by the compiler); names the stream
+    ///     when `label` is `nil`.
+    ///   - line: The line that calls this (filled in by the compiler).
     public static func makeDiagnosedStream(
         _ label: String? = nil, of elementType: Element.Type = Element.self,
         bufferingPolicy limit: Continuation.BufferingPolicy = .unbounded, contract: StreamContract? = nil,

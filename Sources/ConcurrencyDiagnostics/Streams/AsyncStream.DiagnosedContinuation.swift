@@ -6,13 +6,13 @@ extension AsyncStream {
     /// the same API as `AsyncStream.Continuation`, with the producer's side of the grammar
     /// checked on the way through.
     ///
-    /// - A `yield` after `finish()` is a ``FindingKind/valueAfterTermination`` (the plain
+    /// - A `yield` after `finish()` is a `FindingKind.valueAfterTermination` (the plain
     ///   continuation drops the value without a word);
-    /// - a second `finish()` is a ``FindingKind/duplicateTermination``;
+    /// - a second `finish()` is a `FindingKind.duplicateTermination`;
     /// - a `yield` after the consumer went away (its task was cancelled) is a
-    ///   ``FindingKind/valueAfterCancel``, for information: a producer that keeps going;
-    /// - a `yield` or `finish` off the contract's thread is a ``FindingKind/wrongThread``, and
-    ///   more or fewer values than the contract allows a ``FindingKind/contractViolation``.
+    ///   `FindingKind.valueAfterCancel`, for information: a producer that keeps going;
+    /// - a `yield` or `finish` off the contract's thread is a `FindingKind.wrongThread`, and
+    ///   more or fewer values than the contract allows a `FindingKind.contractViolation`.
     ///
     /// Every call is forwarded unchanged: the stream behaves as the plain one would.
     ///

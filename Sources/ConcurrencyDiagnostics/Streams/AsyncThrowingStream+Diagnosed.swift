@@ -20,6 +20,9 @@ extension AsyncThrowingStream where Failure == any Error {
     ///     values are yielded.
     ///   - expectation: Where values must be yielded (the contract's delivery rule).
     ///   - engine: Where findings go.
+    ///   - fileID: The file that calls this (filled in by the compiler); names the stream
+    ///     when `label` is `nil`.
+    ///   - line: The line that calls this (filled in by the compiler).
     public static func makeDiagnosedStream(
         _ label: String? = nil, of elementType: Element.Type = Element.self,
         bufferingPolicy limit: Continuation.BufferingPolicy = .unbounded, contract: StreamContract? = nil,

@@ -3,10 +3,10 @@ import ReactiveDiagnostics
 /// An async sequence that checks and tracks each iteration of the sequence it wraps: made by
 /// ``_Concurrency/AsyncSequence/diagnosed(_:contract:expecting:engine:fileID:line:)``.
 ///
-/// Each iteration is a live ``ResourceKind/iteration`` from its first `next()` until the
+/// Each iteration is a live `ResourceKind.iteration` from its first `next()` until the
 /// sequence ends, the iterating task is cancelled or the iterator is released (a `break`),
 /// allocated where it is iterated (the chain of async callers up to the `for await` loop): one
-/// still alive when its test ends is a ``FindingKind/leakedSubscription``. Elements are checked
+/// still alive when its test ends is a `FindingKind.leakedSubscription`. Elements are checked
 /// against the contract where they are *received* (the consumer's actor or thread):
 ///
 /// ```swift
@@ -20,10 +20,10 @@ import ReactiveDiagnostics
 /// }
 /// ```
 ///
-/// Also found: `next()` called again after the end (``FindingKind/requestAfterTermination``),
+/// Also found: `next()` called again after the end (`FindingKind.requestAfterTermination`),
 /// a failure a contract does not allow, and, for single-consumer bases such as `AsyncStream`
 /// (``SingleConsumerAsyncSequence``), two tasks iterating at once
-/// (``FindingKind/concurrentIteration``). Elements and errors pass through unchanged; with the
+/// (`FindingKind.concurrentIteration`). Elements and errors pass through unchanged; with the
 /// engine disabled when an iteration starts, that iteration only forwards.
 ///
 /// The iterator's methods are inlinable, so that they are specialized for the element type in

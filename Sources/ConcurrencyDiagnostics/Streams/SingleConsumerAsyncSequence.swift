@@ -3,7 +3,7 @@
 /// `AsyncThrowingStream`: swiftlang/swift#71412).
 ///
 /// A diagnosed sequence whose base conforms reports two tasks iterating it at once as a
-/// ``FindingKind/concurrentIteration``. Conform your own single-consumer sequences to get
+/// `FindingKind.concurrentIteration`. Conform your own single-consumer sequences to get
 /// the same check:
 ///
 /// ```swift

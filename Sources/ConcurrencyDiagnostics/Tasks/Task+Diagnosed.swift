@@ -2,7 +2,7 @@ import ReactiveDiagnostics
 
 extension Task where Failure == Never {
     /// Starts a task exactly like `Task { … }` and tracks it: a task still running when its
-    /// test ends is a ``FindingKind/leakedResource`` (resource kind `task`) that shows where it
+    /// test ends is a `FindingKind.leakedResource` (resource kind `task`) that shows where it
     /// was started.
     ///
     /// ```swift

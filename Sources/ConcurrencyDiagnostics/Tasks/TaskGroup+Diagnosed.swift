@@ -3,7 +3,7 @@ import ReactiveDiagnostics
 extension TaskGroup {
     /// Adds a child task like `addTask`, tracked from here until it returns: one still
     /// running when its test ends (the group's owner never awaited it) is a
-    /// ``FindingKind/leakedResource`` showing where it was added.
+    /// `FindingKind.leakedResource` showing where it was added.
     ///
     /// ```swift
     /// await withTaskGroup(of: Int.self) { group in

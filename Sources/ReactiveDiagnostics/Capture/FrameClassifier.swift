@@ -1,7 +1,7 @@
 import Foundation
 import ReactiveDiagnosticsReport
 
-/// Decides whose code a frame is (``FrameCategory``) from its demangled name and image.
+/// Decides whose code a frame is (`FrameCategory`) from its demangled name and image.
 ///
 /// Swift packages link statically, so the library, the frameworks and the user's code
 /// usually share one image: the module has to be read from the symbol. Adapters and users
@@ -10,9 +10,9 @@ import ReactiveDiagnosticsReport
 /// ```swift
 /// FrameClassifier.shared.addFrameworkModules(["MyNetworkingKit"])   // fold it like a framework
 /// ```
-public final class FrameClassifier: Sendable {
+package final class FrameClassifier: Sendable {
     /// The classifier the engine uses.
-    public static let shared = FrameClassifier()
+    package static let shared = FrameClassifier()
 
     private struct Modules {
         var own: Set<String> = [
@@ -35,20 +35,20 @@ public final class FrameClassifier: Sendable {
     private let modules = LockedValue(Modules())
 
     /// Creates a classifier with the default module lists.
-    public init() {}
+    package init() {}
 
     /// Treat these modules as frameworks: folded in stack views, never the "user" frame.
-    public func addFrameworkModules(_ names: some Sequence<String>) {
+    package func addFrameworkModules(_ names: some Sequence<String>) {
         modules.withLock { $0.framework.formUnion(names) }
     }
 
     /// Treat these modules as part of the diagnostics library (dropped from the top of stacks).
-    public func addOwnModules(_ names: some Sequence<String>) {
+    package func addOwnModules(_ names: some Sequence<String>) {
         modules.withLock { $0.own.formUnion(names) }
     }
 
     /// Classifies a frame.
-    public func category(module: String?, symbol: String?, imagePath: String?) -> FrameCategory {
+    package func category(module: String?, symbol: String?, imagePath: String?) -> FrameCategory {
         if let symbol, Self.isOwnCSymbol(symbol) {
             return .diagnostics
         }
@@ -123,7 +123,7 @@ public final class FrameClassifier: Sendable {
     /// Handles the forms the compiler produces: `(extension in M):…`, generic and function
     /// signature specializations, closures (`closure #1 (…) in M.f()`), protocol witnesses
     /// (`… in conformance M.T : P in M`), thunks and async resume functions.
-    public static func module(ofDemangled name: String) -> String? {
+    package static func module(ofDemangled name: String) -> String? {
         var text = Substring(name)
         let prefixes = [
             "merged ", "partial apply forwarder for ", "partial apply for ", "dispatch thunk of ",

@@ -23,7 +23,7 @@ extension StackCapture {
     /// - Complexity: a few nanoseconds a frame, plus one symbol lookup the first time a call
     ///   site of the library is seen (to check that the register holds a context).
     @inline(never)
-    public static func captureAsync(
+    package static func captureAsync(
         depth: Int, into interner: StackInterner, isolation: isolated (any Actor)? = #isolation
     ) async -> StackID {
         // First, and directly in this function's body: where its context is kept.

@@ -14,12 +14,12 @@ import CReactiveDiagnostics
 /// ```swift
 /// let id = StackCapture.capture(depth: 32, into: DiagnosticsEngine.shared.stacks)
 /// ```
-public enum StackCapture {
+package enum StackCapture {
     /// The default number of frames captured.
-    public static let defaultDepth = 64
+    package static let defaultDepth = 64
 
     /// The largest depth accepted.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Captures the calling thread's stack and interns it.
     ///
@@ -27,7 +27,7 @@ public enum StackCapture {
     /// when the stack is symbolized (see ``SymbolizedStack``), so the first frame shown is
     /// always the caller's.
     @inline(never)
-    public static func capture(depth: Int, into interner: StackInterner) -> StackID {
+    package static func capture(depth: Int, into interner: StackInterner) -> StackID {
         let depth = min(max(depth, 0), maximumDepth)
         guard depth > 0 else { return .none }
         return withUnsafeTemporaryAllocation(of: UInt.self, capacity: depth) { buffer in
@@ -40,7 +40,7 @@ public enum StackCapture {
 
     /// Captures the calling thread's raw return addresses without interning them.
     @inline(never)
-    public static func captureAddresses(depth: Int = defaultDepth) -> [UInt] {
+    package static func captureAddresses(depth: Int = defaultDepth) -> [UInt] {
         let depth = min(max(depth, 0), maximumDepth)
         guard depth > 0 else { return [] }
         return [UInt](unsafeUninitializedCapacity: depth) { buffer, initialized in

@@ -14,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// Complexity: O(depth) per intern when the stack is known; amortized O(depth) when new.
-public final class StackInterner: Sendable {
+package final class StackInterner: Sendable {
     static let shardBits: UInt32 = 4
     static let shardCount = 1 << shardBits
 
@@ -85,12 +85,12 @@ public final class StackInterner: Sendable {
     private let shards: [Shard] = (0..<StackInterner.shardCount).map { _ in Shard() }
 
     /// Creates an empty interner.
-    public init() {}
+    package init() {}
 
     /// Interns a stack of raw return addresses, innermost first.
     ///
     /// - Returns: The id of the stored stack, or ``StackID/none`` for an empty stack.
-    public func intern(_ frames: UnsafeBufferPointer<UInt>) -> StackID {
+    package func intern(_ frames: UnsafeBufferPointer<UInt>) -> StackID {
         guard !frames.isEmpty else { return .none }
         let frames = UnsafeBufferPointer(rebasing: frames[0..<min(frames.count, Int(UInt16.max))])
         let hash = mixAddresses(frames)
@@ -100,12 +100,12 @@ public final class StackInterner: Sendable {
     }
 
     /// Interns a stack given as an array (convenience for tests and tools).
-    public func intern(_ frames: [UInt]) -> StackID {
+    package func intern(_ frames: [UInt]) -> StackID {
         frames.withUnsafeBufferPointer { intern($0) }
     }
 
     /// The raw addresses of a stack, innermost first; empty for ``StackID/none`` or an unknown id.
-    public func addresses(of id: StackID) -> [UInt] {
+    package func addresses(of id: StackID) -> [UInt] {
         guard id.isCaptured else { return [] }
         let raw = id.rawValue - 1
         let shardIndex = Int(raw & UInt32(Self.shardCount - 1))
@@ -114,12 +114,12 @@ public final class StackInterner: Sendable {
     }
 
     /// How many distinct stacks are stored.
-    public var count: Int {
+    package var count: Int {
         shards.reduce(0) { total, shard in total + shard.state.withLock { $0.hashes.count } }
     }
 
     /// Bytes held by the stored stacks and their tables (for the memory benchmark).
-    public var approximateBytes: Int {
+    package var approximateBytes: Int {
         shards.reduce(0) { total, shard in
             total + shard.state.withLock { state in
                 state.arena.capacity * MemoryLayout<UInt>.stride + state.table.capacity * 4

@@ -1,6 +1,12 @@
 import ReactiveDiagnosticsReport
 
 /// One symbolized frame of a captured stack.
+///
+/// ```swift
+/// for frame in engine.symbolize(finding.allocationStack).frames where frame.category == .user {
+///     print(frame.displayName, frame.module ?? "?", frame.imageOffset.map { "+0x" + String($0, radix: 16) } ?? "")
+/// }
+/// ```
 public struct SymbolizedFrame: Sendable, Hashable {
     /// The raw return address.
     public var address: UInt
@@ -35,6 +41,12 @@ public struct SymbolizedFrame: Sendable, Hashable {
 }
 
 /// A symbolized stack with the library's own leading frames dropped.
+///
+/// ```swift
+/// let stack = engine.symbolize(finding.allocationStack)
+/// #expect(stack.contains(function: "FeedViewModel.refresh"))   // the leak was made in refresh()
+/// print(stack.userFrames.first?.displayName ?? "no frame of the app")
+/// ```
 public struct SymbolizedStack: Sendable, Hashable {
     /// The stack's id.
     public var id: StackID

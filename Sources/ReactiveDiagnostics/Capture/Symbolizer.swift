@@ -14,20 +14,20 @@ import ReactiveDiagnosticsReport
 /// let frames = Symbolizer.shared.symbolize(StackCapture.captureAddresses(depth: 8))
 /// print(frames.map(\.displayName).joined(separator: "\n"))
 /// ```
-public final class Symbolizer: Sendable {
+package final class Symbolizer: Sendable {
     /// The process-wide symbolizer (its cache is shared by every engine).
-    public static let shared = Symbolizer()
+    package static let shared = Symbolizer()
 
     private let cache = LockedValue([UInt: SymbolizedFrame]())
     private let classifier: FrameClassifier
 
     /// Creates a symbolizer using `classifier` to categorize frames.
-    public init(classifier: FrameClassifier = .shared) {
+    package init(classifier: FrameClassifier = .shared) {
         self.classifier = classifier
     }
 
     /// Symbolizes one return address.
-    public func symbolize(_ address: UInt) -> SymbolizedFrame {
+    package func symbolize(_ address: UInt) -> SymbolizedFrame {
         if let cached = cache.withLock({ $0[address] }) {
             return cached
         }
@@ -45,13 +45,13 @@ public final class Symbolizer: Sendable {
     }
 
     /// Symbolizes return addresses, innermost first.
-    public func symbolize(_ addresses: [UInt]) -> [SymbolizedFrame] {
+    package func symbolize(_ addresses: [UInt]) -> [SymbolizedFrame] {
         addresses.map { symbolize($0) }
     }
 
     /// Symbolizes addresses and drops the diagnostics library's own leading frames (and the
     /// compiler glue among them), so the first frame is the code that called the library.
-    public func symbolizeDroppingOwnFrames(_ addresses: [UInt], id: StackID = .none) -> SymbolizedStack {
+    package func symbolizeDroppingOwnFrames(_ addresses: [UInt], id: StackID = .none) -> SymbolizedStack {
         let frames = symbolize(addresses)
         var dropped = 0
         while dropped < frames.count {
@@ -71,7 +71,7 @@ public final class Symbolizer: Sendable {
     }
 
     /// Number of addresses resolved so far.
-    public var cachedCount: Int {
+    package var cachedCount: Int {
         cache.withLock { $0.count }
     }
 
@@ -128,9 +128,9 @@ public final class Symbolizer: Sendable {
 /// ```swift
 /// Demangler.demangle("$s4main3fooyyF")   // "main.foo() -> ()"
 /// ```
-public enum Demangler {
+package enum Demangler {
     /// The demangled form of `symbol`, or `symbol` itself when it is not mangled.
-    public static func demangle(_ symbol: String) -> String {
+    package static func demangle(_ symbol: String) -> String {
         guard let pointer = rdiag_demangle(symbol) else {
             return symbol
         }

@@ -46,8 +46,12 @@ public struct Configuration: Sendable {
     public var longActionThreshold: Duration = .milliseconds(250)
     /// Findings kept in memory; more are counted as dropped.
     public var maximumFindings = 1_000_000
+    /// Whether source lines are resolved (through `llvm-symbolizer`) when a report is written
+    /// and when a finding fails a test. Off, reports say so in `sourceLines` and failures fall
+    /// back to the test's own location; `REACTIVE_DIAGNOSTICS_SYMBOLIZER=none` turns it off too.
+    public var resolvesSourceLines = true
     /// Explain every leaked subscription: walk the references it holds at the checkpoint and
-    /// report the retain cycle it belongs to (see ``ReportRetainPath``).
+    /// report the retain cycle it belongs to (see `ReportRetainPath`).
     public var explainsRetainPaths = true
     /// How far that walk goes for one subscription.
     public var retainPathLimits = RetainPathLimits()
@@ -157,6 +161,15 @@ public struct Configuration: Sendable {
 }
 
 /// A configuration value that is not understood. Its message names the setting.
+///
+/// ```swift
+/// var policies = PolicyTable()
+/// do {
+///     try policies.apply("leakedSubscription=explode")
+/// } catch {
+///     print(error)   // names the setting and what it accepts
+/// }
+/// ```
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong, naming the variable, file or entry.
     public var message: String
@@ -166,5 +179,6 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
         self.message = message
     }
 
+    /// The message: which variable or value was wrong, and what is accepted.
     public var description: String { message }
 }

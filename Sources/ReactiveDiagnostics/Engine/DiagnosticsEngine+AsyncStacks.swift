@@ -3,7 +3,7 @@ import Synchronization
 extension DiagnosticsEngine {
     /// Captures the calling task's stack for a resource being allocated in `async` code, if
     /// allocation stacks are on: the chain of functions awaiting, up to the task's closure
-    /// (see ``StackCapture/captureAsync(depth:into:)``), where ``captureAllocationStack()``
+    /// (see `StackCapture.captureAsync(depth:into:)`), where ``captureAllocationStack()``
     /// would only see the executor's thread. It runs on the caller's actor (`isolation`): no
     /// suspension point is added.
     ///

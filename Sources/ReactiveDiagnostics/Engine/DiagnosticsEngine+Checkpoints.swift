@@ -205,7 +205,7 @@ extension DiagnosticsEngine {
             let relation = relations[site]
             var message = Self.leakMessage(kind: site.kind, label: label, count: count)
             if let relation {
-                details["relatedStackRole"] = relation.stack.isCaptured ? relation.role : nil
+                details[ReportFinding.relatedStackRoleKey] = relation.stack.isCaptured ? relation.role : nil
                 if let note = relation.note?() {
                     message += ". " + note
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 import Synchronization
 
 /// The hub of ReactiveDiagnostics: stacks, the resource ledger, findings, scheduler probes
@@ -35,13 +36,15 @@ public final class DiagnosticsEngine: Sendable {
     }()
 
     /// Every distinct captured stack.
-    public let stacks = StackInterner()
+    package let stacks = StackInterner()
     /// Live resources.
-    public let ledger = ResourceLedger()
+    package let ledger = ResourceLedger()
     /// Symbolizes stacks (shared cache).
-    public let symbolizer: Symbolizer
+    package let symbolizer: Symbolizer
     /// When the engine was created.
     public let startDate = Date()
+    /// Resolves file:line when a report is written or a finding fails a test (shared cache).
+    package let sourceLineResolver: SourceLineResolver
 
     let findingStore: FindingStore
     let startUptime = DispatchTime.now().uptimeNanoseconds
@@ -68,8 +71,14 @@ public final class DiagnosticsEngine: Sendable {
     let serialTestID = Atomic<UInt32>(0)
 
     /// Creates an engine.
-    public init(configuration: Configuration = Configuration(), symbolizer: Symbolizer = .shared) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, symbolizer: .shared, sourceLineResolver: .shared)
+    }
+
+    /// Creates an engine that resolves source lines through `sourceLineResolver`.
+    package init(configuration: Configuration, symbolizer: Symbolizer = .shared, sourceLineResolver: SourceLineResolver) {
         self.symbolizer = symbolizer
+        self.sourceLineResolver = sourceLineResolver
         settings = LockedValue(configuration)
         hotEnabled = Atomic(configuration.isEnabled)
         hotStackDepth = Atomic(configuration.capturesAllocationStacks ? configuration.stackDepth : 0)
@@ -168,9 +177,9 @@ public final class DiagnosticsEngine: Sendable {
         return StackCapture.capture(depth: depth, into: stacks)
     }
 
-    /// Captures the caller's stack at depth `depth` regardless of configuration.
+    /// Captures the caller's stack at depth `depth` (64 frames by default) regardless of configuration.
     @inline(never)
-    public func captureStack(depth: Int = StackCapture.defaultDepth) -> StackID {
+    public func captureStack(depth: Int = 64) -> StackID {
         StackCapture.capture(depth: depth, into: stacks)
     }
 
@@ -196,9 +205,16 @@ public final class DiagnosticsEngine: Sendable {
     /// call first and the subscription later, possibly on another thread) pass the stack
     /// and test they captured at the first step; `nil` captures and resolves them now.
     ///
-    /// - Parameter anchor: The object whose references explain the subscription's lifetime,
-    ///   when it exists already (its subscriber): if the subscription leaks, the engine looks for
-    ///   the retain cycle from there (see ``StreamMonitor/setRetainPathAnchor(_:)``).
+    /// - Parameters:
+    ///   - label: The name findings and the report show for the stream.
+    ///   - contract: What the stream promises, checked as its events arrive; `nil` checks the
+    ///     grammar alone.
+    ///   - options: What the adapter's framework allows (see ``StreamMonitor/Options``).
+    ///   - allocationStack: The stack captured at the subscribe call; `nil` captures it now.
+    ///   - test: The test the subscription belongs to; `nil` resolves it now.
+    ///   - anchor: The object whose references explain the subscription's lifetime,
+    ///     when it exists already (its subscriber): if the subscription leaks, the engine looks for
+    ///     the retain cycle from there (see ``StreamMonitor/setRetainPathAnchor(_:)``).
     public func makeStreamMonitor(
         label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init(),
         allocationStack: StackID? = nil, test: TestIdentity? = nil, anchor: AnyObject? = nil
@@ -234,6 +250,16 @@ public final class DiagnosticsEngine: Sendable {
     @discardableResult
     public func untrack(_ token: ResourceToken) -> Bool {
         ledger.unregister(token)
+    }
+
+    /// How many resources of `kind` are alive now (for tests of adapters).
+    @_spi(Testing) public func liveCount(of kind: ResourceKind) -> Int {
+        ledger.liveCount(of: kind)
+    }
+
+    /// How many resources of `kind` were ever registered (for tests of adapters).
+    @_spi(Testing) public func registeredCount(of kind: ResourceKind) -> Int {
+        ledger.registeredCount(of: kind)
     }
 
     /// Statistics of every scheduler probe.

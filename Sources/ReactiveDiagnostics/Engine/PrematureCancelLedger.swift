@@ -1,3 +1,4 @@
+import ReactiveDiagnosticsSymbolication
 
 /// Cancels that came before any value, kept until a checkpoint decides (by symbolizing the
 /// cancel stack, off the hot path) whether a released cancellable caused them.
@@ -99,11 +100,18 @@ extension DiagnosticsEngine {
         cancel: [SymbolizedFrame], releasing: SymbolizedFrame, subscribing: SymbolizedFrame,
         resolver: SourceLineResolver = .shared
     ) -> Bool {
+        func line(_ location: LLVMSymbolizer.Location?) -> (file: String, line: Int)? {
+            guard let location, let file = location.file, let line = location.line else { return nil }
+            return (file, line)
+        }
         guard let index = cancel.firstIndex(where: { $0.address == releasing.address }),
               let caller = cancel[(index + 1)...].first(where: { $0.category != .system }), isTestRunner(caller)
         else { return false }
-        guard releasing.imagePath == subscribing.imagePath, let subscribed = resolver.resolve(subscribing),
-              let released = resolver.lastLine(before: releasing, notBefore: subscribing.imageOffset ?? 0)
+        guard let image = releasing.imagePath, image == subscribing.imagePath,
+              let releasingOffset = releasing.imageOffset, let subscribingOffset = subscribing.imageOffset, subscribingOffset > 0,
+              let subscribed = line(resolver.location(image: image, returnOffset: UInt64(subscribingOffset))),
+              let released = line(resolver.lastLine(
+                  image: image, before: UInt64(releasingOffset), notBefore: UInt64(subscribingOffset)))
         else { return false }
         return released.file == subscribed.file && released.line > subscribed.line
     }

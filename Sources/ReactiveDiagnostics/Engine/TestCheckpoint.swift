@@ -1,4 +1,14 @@
-/// The state of the engine when a test started; hand it to ``DiagnosticsEngine/finishTest(_:options:)``.
+/// The state of the engine when a test started; hand it to
+/// ``DiagnosticsEngine/finishTest(_:options:)-6zcu0`` (from async code, to its async form
+/// ``DiagnosticsEngine/finishTest(_:options:)-7bxny``).
+///
+/// ```swift
+/// let checkpoint = engine.beginTest(named: "FeedTests.refresh", serial: false)
+/// TestIdentity.$current.withValue(checkpoint.test) {
+///     model.refresh()
+/// }
+/// let outcome = engine.finishTest(checkpoint)
+/// ```
 public struct TestCheckpoint: Sendable, Hashable {
     /// The test.
     public let test: TestIdentity
@@ -31,6 +41,14 @@ public struct TestOptions: Sendable, Hashable {
 }
 
 /// What a finished test left behind.
+///
+/// ```swift
+/// let outcome = engine.finishTest(checkpoint)
+/// for finding in outcome.failures {
+///     Issue.record(Comment(rawValue: engine.describe(finding)))
+/// }
+/// print(outcome.unsuppressed.count, "findings, settled in", outcome.settleDuration)
+/// ```
 public struct TestOutcome: Sendable {
     /// The test.
     public let test: TestIdentity

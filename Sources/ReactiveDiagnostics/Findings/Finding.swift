@@ -56,6 +56,13 @@ public struct Finding: Sendable, Identifiable, Hashable {
 }
 
 /// What an adapter tells the engine about a new finding.
+///
+/// ```swift
+/// // An adapter that knows a callback fired twice:
+/// engine.record(FindingDraft(
+///     kind: .callbackCalledTwice, message: "callback 'load settings' called a second time",
+///     label: "load settings", test: engine.currentTest(), allocationStack: madeAt))
+/// ```
 public struct FindingDraft: Sendable {
     /// What it is.
     public var kind: FindingKind

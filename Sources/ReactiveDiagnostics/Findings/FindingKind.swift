@@ -18,8 +18,11 @@ public struct FindingKind: RawRepresentable, Hashable, Sendable, CustomStringCon
         self.rawValue = rawValue
     }
 
+    /// The kind's name, as reports, suppressions and `allowing:` lists spell it
+    /// (`leakedSubscription`).
     public var description: String { rawValue }
 
+    /// Orders kinds by name, so that reports and summaries list them in a stable order.
     public static func < (lhs: FindingKind, rhs: FindingKind) -> Bool { lhs.rawValue < rhs.rawValue }
 
     // MARK: Stream grammar: next* (completed | error)
@@ -80,29 +83,24 @@ public struct FindingKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// A scheduled action ran longer than the threshold, blocking its queue.
     public static let longAction = FindingKind(rawValue: "longAction")
 
-    /// Every kind this library defines, in a stable order.
-    public static let allKnown: [FindingKind] = [
-        .valueAfterTermination, .duplicateTermination, .eventBeforeSubscription, .duplicateSubscription,
-        .demandExceeded, .invalidDemand, .concurrentDelivery, .reentrantDelivery, .requestAfterTermination,
-        .valueAfterCancel, .concurrentIteration, .contractViolation, .wrongThread, .leakedSubscription, .leakedResource,
-        .prematureCancellation, .uncancelledTimer, .pendingAction, .callbackNeverCalled,
-        .callbackCalledTwice, .observerNotRemoved, .longAction,
-    ]
+    /// Every kind this library's engine defines, in a stable order (the `FindingCatalog`'s
+    /// entries that no adapter defines).
+    public static let allKnown: [FindingKind] = FindingCatalog.kinds.filter { $0.definedBy == nil }
+        .map { FindingKind(rawValue: $0.name) }
+
+    /// What the catalog says about this kind, when it lists it.
+    public var info: FindingKindInfo? {
+        FindingCatalog.info(for: rawValue)
+    }
 
     /// Whether the finding is about something still alive at a checkpoint.
     public var isLifetime: Bool {
-        [
-            FindingKind.leakedSubscription, .leakedResource, .uncancelledTimer, .pendingAction,
-            .callbackNeverCalled, .observerNotRemoved, .prematureCancellation,
-        ].contains(self)
+        info?.isLifetime ?? false
     }
 
-    /// The severity findings of this kind get unless configured otherwise.
+    /// The severity findings of this kind get unless configured otherwise (the catalog's;
+    /// `error` for a kind it does not list).
     public var defaultSeverity: Severity {
-        switch self {
-        case .reentrantDelivery, .requestAfterTermination, .longAction: return .warning
-        case .valueAfterCancel: return .info
-        default: return .error
-        }
+        info?.defaultSeverity ?? .error
     }
 }

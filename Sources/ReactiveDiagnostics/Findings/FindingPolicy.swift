@@ -19,6 +19,13 @@ public enum FindingPolicy: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which policy applies to which finding: per kind first, then per severity.
+///
+/// ```swift
+/// var policies = PolicyTable()
+/// policies.set(.fail, for: .warning)                 // every warning fails its test
+/// policies.set(.ignore, for: .valueAfterCancel)      // except this kind
+/// let policy = policies.policy(for: .longAction, severity: .warning)   // .fail
+/// ```
 public struct PolicyTable: Sendable, Hashable {
     private var byKind: [FindingKind: FindingPolicy] = [:]
     private var bySeverity: [Severity: FindingPolicy] = [.error: .fail, .warning: .record, .info: .record]

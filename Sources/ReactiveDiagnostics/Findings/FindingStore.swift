@@ -3,6 +3,14 @@
 ///
 /// Observers are called after the store's lock is released, on the thread that made the
 /// finding; they must be quick and must not record findings themselves.
+///
+/// ```swift
+/// final class FindingCounter: FindingObserver {
+///     let count = Mutex(0)
+///     func didRecord(_ finding: Finding) { count.withLock { $0 += 1 } }
+/// }
+/// engine.addFindingObserver(FindingCounter())
+/// ```
 public protocol FindingObserver: AnyObject, Sendable {
     /// A finding was recorded.
     func didRecord(_ finding: Finding)
@@ -11,6 +19,7 @@ public protocol FindingObserver: AnyObject, Sendable {
 }
 
 extension FindingObserver {
+    /// Does nothing: an observer that only counts or forwards new findings need not implement it.
     public func didUpdate(_ finding: Finding) {}
 }
 

@@ -16,6 +16,12 @@ import Foundation
 /// ```
 ///
 /// Suppressed findings stay in the report with `suppressedBy` set; they never fail a test.
+///
+/// ```swift
+/// let suppressions = try Suppressions(parsing: "uncancelledTimer:AnalyticsSDK.\nleak:^LegacyImageCache")
+/// ReactiveDiagnosticsXCTest.install(suppressions: suppressions)
+/// let rule = suppressions.match(kind: .leakedSubscription, texts: ["LegacyImageCache.load"])   // leak:^LegacyImageCache
+/// ```
 public struct Suppressions: Sendable, Hashable {
     /// One rule.
     public struct Rule: Sendable, Hashable, CustomStringConvertible {
@@ -30,6 +36,7 @@ public struct Suppressions: Sendable, Hashable {
             self.pattern = pattern
         }
 
+        /// The rule as a line of a suppressions file spells it: `type:pattern`.
         public var description: String { "\(type):\(pattern)" }
 
         /// Whether the rule's type covers `kind`.

@@ -58,6 +58,8 @@ public struct StreamContract: Sendable, CustomStringConvertible {
         return copy
     }
 
+    /// The contract in words, as findings quote it: `exactly 1 value(s), must terminate,
+    /// delivered on the main queue`, or `any` for a contract that promises nothing.
     public var description: String {
         var parts: [String] = []
         if let values {

@@ -2,6 +2,11 @@
 ///
 /// Adapters translate their framework's demand (Combine's `Subscribers.Demand`) into this;
 /// frameworks without back-pressure (RxSwift) use ``StreamMonitor/Options/tracksDemand`` `false`.
+///
+/// ```swift
+/// monitor.requested(.max(1))        // the subscriber asks for one value
+/// monitor.requested(.unlimited)     // then for all of them
+/// ```
 public enum StreamDemand: Sendable, Hashable, CustomStringConvertible {
     /// No limit.
     case unlimited
@@ -11,6 +16,7 @@ public enum StreamDemand: Sendable, Hashable, CustomStringConvertible {
     /// No additional values.
     public static let none = StreamDemand.max(0)
 
+    /// `unlimited` or `max(<count>)`, as Combine prints a demand.
     public var description: String {
         switch self {
         case .unlimited: return "unlimited"

@@ -7,7 +7,7 @@
 ///     print("the walk starts at 0x" + String(address, radix: 16))
 /// }
 /// ```
-public enum ResourceAnchor: Sendable, Hashable {
+package enum ResourceAnchor: Sendable, Hashable {
     /// The object that explains the resource's lifetime (a subscriber, a diagnosed stage).
     case object(UInt)
     /// The object that holds this one explains it (found at the checkpoint by scanning

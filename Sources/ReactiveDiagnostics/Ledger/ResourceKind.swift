@@ -65,6 +65,7 @@ public struct ResourceKind: Hashable, Sendable, CustomStringConvertible {
         Self.table.withLock { $0[Int(index)] }
     }
 
+    /// The kind's ``name`` (`subscription`, `timer`…).
     public var description: String { name }
 
     /// The finding made when a resource of this kind is still alive at its test's end.
@@ -123,5 +124,6 @@ public struct DiagnosticLabel: Hashable, Sendable, CustomStringConvertible {
         Self.table.name(for: id) ?? ""
     }
 
+    /// The label's ``name``, as findings show it.
     public var description: String { name }
 }

@@ -8,7 +8,7 @@ extension ResourceLedger {
     /// the walk reads memory without trusting it.
     ///
     /// - Complexity: O(1); one shard lock.
-    public func setAnchor(_ token: ResourceToken, object: AnyObject) {
+    package func setAnchor(_ token: ResourceToken, object: AnyObject) {
         storeAnchor(token, Self.address(of: object))
     }
 
@@ -16,7 +16,7 @@ extension ResourceLedger {
     /// found, at the checkpoint, by scanning memory for references to `object`).
     ///
     /// - Complexity: O(1); one shard lock.
-    public func setAnchor(_ token: ResourceToken, holderOf object: AnyObject) {
+    package func setAnchor(_ token: ResourceToken, holderOf object: AnyObject) {
         storeAnchor(token, Self.address(of: object) | 1)
     }
 
@@ -26,7 +26,7 @@ extension ResourceLedger {
     /// reader may look at it.
     ///
     /// - Complexity: O(1), or O(held resources of the shard) for a held one.
-    public func anchor(of token: ResourceToken) -> ResourceAnchor? {
+    package func anchor(of token: ResourceToken) -> ResourceAnchor? {
         guard token.isValid, token.shard < Self.shardCount else { return nil }
         let word = withShard(token.shard) { shard -> UInt in
             guard Self.isLive(token, in: shard) else { return 0 }

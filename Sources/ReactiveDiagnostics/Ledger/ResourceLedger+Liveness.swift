@@ -6,12 +6,12 @@ extension ResourceLedger {
 
     /// Ties a registered resource to `object`: when the object is deallocated the resource
     /// is unregistered at the next ``sweep()``. For frameworks that report no deallocation.
-    public func watch(_ token: ResourceToken, object: AnyObject) {
+    package func watch(_ token: ResourceToken, object: AnyObject) {
         probes.add(token, object: object)
     }
 
     /// Stops watching `token` (after it was unregistered explicitly).
-    public func unwatch(_ token: ResourceToken) {
+    package func unwatch(_ token: ResourceToken) {
         probes.remove(token)
     }
 
@@ -27,7 +27,7 @@ extension ResourceLedger {
     ///
     /// - Parameter pool: Where the object goes once released, if ``recycle(_:keeping:)`` asked
     ///   to keep that pool's objects (else it is released at the sweep).
-    public func hold(_ token: ResourceToken, object: AnyObject, pool: ObjectIdentifier? = nil) {
+    package func hold(_ token: ResourceToken, object: AnyObject, pool: ObjectIdentifier? = nil) {
         guard token.isValid, token.shard < Self.shardCount else { return }
         let entry = HeldEntry(token: token, object: object, pool: pool)
         withShard(token.shard) { $0.held.append(entry) }
@@ -41,7 +41,7 @@ extension ResourceLedger {
     /// - Returns: The token and the object, which the caller hands to whatever defines the
     ///   resource's lifetime.
     /// - Complexity: O(1) amortized; one shard lock and one relaxed atomic.
-    public func registerHeld(
+    package func registerHeld(
         kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity, pool: ObjectIdentifier?,
         make: () -> AnyObject
     ) -> (token: ResourceToken, object: AnyObject) {
@@ -66,7 +66,7 @@ extension ResourceLedger {
     /// releasing them, for ``registerHeld(kind:label:stack:test:pool:make:)`` to hand out again:
     /// an adapter that makes one such object per resource saves an allocation and a
     /// deallocation each. A pool holds objects of one shape, the adapter's own.
-    public func recycle(_ pool: ObjectIdentifier, keeping capacity: Int = 1_024) {
+    package func recycle(_ pool: ObjectIdentifier, keeping capacity: Int = 1_024) {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
         for index in 0..<Self.shardCount {
             withShard(index) { shard in
@@ -84,7 +84,7 @@ extension ResourceLedger {
     /// The object a live resource is tied to by ``watch(_:object:)`` or ``hold(_:object:pool:)``,
     /// while it is alive (for explaining what keeps a leaked resource alive; `nil` when it is
     /// gone or was never tied to one).
-    public func watchedObject(_ token: ResourceToken) -> AnyObject? {
+    package func watchedObject(_ token: ResourceToken) -> AnyObject? {
         guard token.isValid, token.shard < Self.shardCount else { return nil }
         let held = withShard(token.shard) { shard in
             shard.held.first { $0.token == token }.map { HeldObject(token: token, object: $0.object) }
@@ -95,7 +95,7 @@ extension ResourceLedger {
     /// The live resource that ``hold(_:object:pool:)`` tied to `object`, if any.
     ///
     /// - Complexity: O(held resources): for the slow path (an error report), not per event.
-    public func heldResource(for object: AnyObject) -> LiveResource? {
+    package func heldResource(for object: AnyObject) -> LiveResource? {
         for index in 0..<Self.shardCount {
             let token: ResourceToken? = withShard(index) { shard in
                 shard.held.first { $0.object === object }?.token
@@ -108,7 +108,7 @@ extension ResourceLedger {
     }
 
     /// Resources tied to objects by ``watch(_:object:)`` or ``hold(_:object:pool:)`` and not swept yet.
-    public var watchedCount: Int {
+    package var watchedCount: Int {
         probes.count + heldCount.load(ordering: .relaxed)
     }
 
@@ -120,7 +120,7 @@ extension ResourceLedger {
     /// Test checkpoints and report building sweep; between them, the live counts of such
     /// resources include those whose objects are already gone.
     @discardableResult
-    public func sweep() -> Int {
+    package func sweep() -> Int {
         let swept = probes.collectDeallocated().reduce(0) { $0 + (unregister($1) ? 1 : 0) } + sweepHeld()
         probes.noteSwept(held: heldCount.load(ordering: .relaxed))
         return swept
@@ -132,7 +132,7 @@ extension ResourceLedger {
     ///
     /// - Complexity: O(1) unless it sweeps; O(tied resources) when it does.
     @discardableResult
-    public func sweepIfDue() -> Int {
+    package func sweepIfDue() -> Int {
         probes.claimSweep(held: heldCount.load(ordering: .relaxed)) ? sweep() : 0
     }
 

@@ -1,38 +1,38 @@
 /// Totals and live resources of a ledger at one moment.
-public struct LedgerStatistics: Sendable, Hashable {
+package struct LedgerStatistics: Sendable, Hashable {
     /// Per kind: registered, peak and live counts.
-    public struct KindStatistics: Sendable, Hashable {
+    package struct KindStatistics: Sendable, Hashable {
         /// The kind.
-        public var kind: ResourceKind
+        package var kind: ResourceKind
         /// Registered over the ledger's life.
-        public var registered: Int
+        package var registered: Int
         /// The most alive at once.
-        public var peak: Int
+        package var peak: Int
         /// Alive now.
-        public var live: Int
+        package var live: Int
     }
 
     /// Live resources sharing kind, label and allocation site.
-    public struct Site: Sendable, Hashable {
+    package struct Site: Sendable, Hashable {
         /// The kind.
-        public var kind: ResourceKind
+        package var kind: ResourceKind
         /// The label.
-        public var label: DiagnosticLabel
+        package var label: DiagnosticLabel
         /// The allocation stack.
-        public var stack: StackID
+        package var stack: StackID
         /// How many are alive.
-        public var count: Int
+        package var count: Int
         /// The tests that allocated them.
-        public var tests: Set<TestIdentity>
+        package var tests: Set<TestIdentity>
     }
 
     /// Kinds that were ever used, in kind order.
-    public var kinds: [KindStatistics]
+    package var kinds: [KindStatistics]
     /// Live sites, most resources first.
-    public var sites: [Site]
+    package var sites: [Site]
 
     /// Live resources by label, most first.
-    public var liveByLabel: [(label: DiagnosticLabel, count: Int)] {
+    package var liveByLabel: [(label: DiagnosticLabel, count: Int)] {
         var counts: [DiagnosticLabel: Int] = [:]
         for site in sites {
             counts[site.label, default: 0] += site.count
@@ -41,11 +41,11 @@ public struct LedgerStatistics: Sendable, Hashable {
             .map { (label: $0.key, count: $0.value) }
     }
 
-    public static func == (lhs: LedgerStatistics, rhs: LedgerStatistics) -> Bool {
+    package static func == (lhs: LedgerStatistics, rhs: LedgerStatistics) -> Bool {
         lhs.kinds == rhs.kinds && lhs.sites == rhs.sites
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(kinds)
         hasher.combine(sites)
     }
@@ -55,7 +55,7 @@ extension ResourceLedger {
     /// Counts and live sites now.
     ///
     /// - Complexity: O(slots): scans every shard once.
-    public func statistics() -> LedgerStatistics {
+    package func statistics() -> LedgerStatistics {
         let names = ResourceKind.allNames
         var kinds: [LedgerStatistics.KindStatistics] = []
         for index in 0..<names.count {

@@ -27,7 +27,7 @@ import Darwin
 /// ledger.unregister(token)
 /// assert(ledger.liveCount(of: .subscription) == 0)
 /// ```
-public final class ResourceLedger: @unchecked Sendable {
+package final class ResourceLedger: @unchecked Sendable {
     // Unchecked: a shard's fields are touched under its mutex, except its slots' state words
     // and its ended counts, which are atomics.
 
@@ -51,7 +51,7 @@ public final class ResourceLedger: @unchecked Sendable {
     let heldCount = Atomic<Int>(0)
 
     /// Creates an empty ledger.
-    public init() {
+    package init() {
         shards = .allocate(byteCount: Self.shardStride * Self.shardCount, alignment: 128)
         for index in 0..<Self.shardCount {
             let shard = shard(index)
@@ -91,12 +91,17 @@ public final class ResourceLedger: @unchecked Sendable {
 
     /// Registers a live resource.
     ///
-    /// - Parameter anchor: The object that explains the resource's lifetime, when it is known
-    ///   already (see ``setAnchor(_:object:)``): stored under the same lock. Without one,
-    ///   registering touches no anchor storage at all.
+    /// - Parameters:
+    ///   - kind: What the resource is (subscription, timer…).
+    ///   - label: The name findings show for it.
+    ///   - stack: Where it was allocated.
+    ///   - test: The test it belongs to.
+    ///   - anchor: The object that explains the resource's lifetime, when it is known
+    ///     already (see ``setAnchor(_:object:)``): stored under the same lock. Without one,
+    ///     registering touches no anchor storage at all.
     /// - Returns: The token to unregister it with.
     /// - Complexity: O(1) amortized; one shard lock, rarely contended (the calling thread's).
-    public func register(
+    package func register(
         kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity, anchor: AnyObject? = nil
     ) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
@@ -141,7 +146,7 @@ public final class ResourceLedger: @unchecked Sendable {
     ///
     /// - Returns: `false` when the token was already unregistered (or is ``ResourceToken/none``).
     @discardableResult
-    public func unregister(_ token: ResourceToken) -> Bool {
+    package func unregister(_ token: ResourceToken) -> Bool {
         guard let slot = slot(of: token) else { return false }
         var current = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
         while current.phase == LedgerState.live && current.generation == token.generation {
@@ -166,14 +171,14 @@ public final class ResourceLedger: @unchecked Sendable {
     }
 
     /// Whether the resource behind `token` is still registered.
-    public func isLive(_ token: ResourceToken) -> Bool {
+    package func isLive(_ token: ResourceToken) -> Bool {
         guard let slot = slot(of: token) else { return false }
         let state = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
         return state.phase == LedgerState.live && state.generation == token.generation
     }
 
     /// The resource behind `token`, while it is live.
-    public func liveResource(_ token: ResourceToken) -> LiveResource? {
+    package func liveResource(_ token: ResourceToken) -> LiveResource? {
         guard slot(of: token) != nil else { return nil }
         return withShard(token.shard) { shard in
             let pointer = shard.slot(token.index)
@@ -187,19 +192,19 @@ public final class ResourceLedger: @unchecked Sendable {
     }
 
     /// Starts a new epoch and returns it: resources registered from now on carry it.
-    public func advanceEpoch() -> UInt32 {
+    package func advanceEpoch() -> UInt32 {
         epoch.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// The current epoch.
-    public var currentEpoch: UInt32 {
+    package var currentEpoch: UInt32 {
         epoch.load(ordering: .relaxed)
     }
 
     // MARK: Counts
 
     /// Resources of `kind` alive now.
-    public func liveCount(of kind: ResourceKind) -> Int {
+    package func liveCount(of kind: ResourceKind) -> Int {
         let kind = Int(kind.index)
         return (0..<Self.shardCount).reduce(0) { total, index in
             total + withShard(index) { $0.registered[kind] - $0.ended.load(kind) }
@@ -207,20 +212,20 @@ public final class ResourceLedger: @unchecked Sendable {
     }
 
     /// Resources alive now, all kinds.
-    public var liveCount: Int {
+    package var liveCount: Int {
         (0..<ResourceKind.maximumCount).reduce(0) { $0 + liveCount(of: ResourceKind(index: UInt8($1))) }
     }
 
     /// The most resources of `kind` alive at once: exact for resources made on one thread;
     /// summed over the threads that made them otherwise (so never less than the true peak).
-    public func peakCount(of kind: ResourceKind) -> Int {
+    package func peakCount(of kind: ResourceKind) -> Int {
         (0..<Self.shardCount).reduce(0) { total, index in
             total + withShard(index) { $0.peak[Int(kind.index)] }
         }
     }
 
     /// Resources of `kind` ever registered.
-    public func registeredCount(of kind: ResourceKind) -> Int {
+    package func registeredCount(of kind: ResourceKind) -> Int {
         (0..<Self.shardCount).reduce(0) { total, index in
             total + withShard(index) { $0.registered[Int(kind.index)] }
         }
@@ -253,17 +258,17 @@ public final class ResourceLedger: @unchecked Sendable {
     }
 
     /// Every live resource.
-    public func liveResources() -> [LiveResource] {
+    package func liveResources() -> [LiveResource] {
         liveResources(where: { _ in true })
     }
 
     /// Live resources registered at or after `epoch` (serial runners: one epoch per test).
-    public func liveResources(since epoch: UInt32) -> [LiveResource] {
+    package func liveResources(since epoch: UInt32) -> [LiveResource] {
         liveResources(where: { $0.epoch >= epoch })
     }
 
     /// Live resources attributed to `test` (parallel runners).
-    public func liveResources(test: TestIdentity) -> [LiveResource] {
+    package func liveResources(test: TestIdentity) -> [LiveResource] {
         liveResources(where: { $0.test == test.rawValue })
     }
 }

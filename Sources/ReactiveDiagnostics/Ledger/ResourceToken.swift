@@ -1,7 +1,13 @@
-/// The handle of one registered resource; pass it back to ``ResourceLedger/unregister(_:)``.
+/// The handle of one registered resource; pass it back to `ResourceLedger/unregister(_:)`.
 ///
 /// A token remembers its slot's generation, so unregistering twice (or with a token whose
 /// slot was reused) is detected and ignored instead of corrupting the counts.
+///
+/// ```swift
+/// let token = engine.track(.observer, label: "keyboard")   // live from here, with this stack
+/// // …
+/// engine.untrack(token)                                   // ended: no leak
+/// ```
 public struct ResourceToken: Hashable, Sendable {
     /// Packed generation (16 bits), slot index (40 bits) and shard (8 bits).
     public let rawValue: UInt64
@@ -27,6 +33,12 @@ public struct ResourceToken: Hashable, Sendable {
 }
 
 /// One live resource, as returned by ledger queries.
+///
+/// ```swift
+/// for resource in engine.liveResources(of: checkpoint) {
+///     print(resource.kind, resource.label, engine.symbolize(resource.stack).userFrames.first?.displayName ?? "?")
+/// }
+/// ```
 public struct LiveResource: Sendable, Hashable {
     /// Its token.
     public var token: ResourceToken
@@ -38,6 +50,6 @@ public struct LiveResource: Sendable, Hashable {
     public var stack: StackID
     /// The test that allocated it.
     public var test: TestIdentity
-    /// The ledger epoch at allocation (see ``ResourceLedger/advanceEpoch()``).
+    /// The ledger epoch at allocation (see `ResourceLedger.advanceEpoch()`).
     public var epoch: UInt32
 }

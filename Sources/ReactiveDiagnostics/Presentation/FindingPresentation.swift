@@ -1,34 +1,37 @@
 import Foundation
+import ReactiveDiagnosticsReport
 import Synchronization
 
-/// How a finding that fails a test is shown: where it points and what it says.
+/// How a finding that fails a test is shown: the message (``FindingText``, the presentation
+/// `reactive-diag` shares) and where it is placed (``FindingPlacement``, the rule every output
+/// follows), so a failed test and the viewer say the same and point at the same line.
 package enum FindingPresentation {
-    /// How many user frames of a stack are tried for a source line.
-    static let userFramesTried = 4
-
-    /// The first user frame of the finding's allocation stack (then of its event stack) that
-    /// resolves to a source line, with that line.
-    package static func sourceLine(
-        of finding: Finding, engine: DiagnosticsEngine, resolver: SourceLineResolver = .shared
-    ) -> (line: SourceLine, frame: SymbolizedFrame)? {
-        for stack in [finding.allocationStack, finding.eventStack] where stack.isCaptured {
-            for frame in engine.symbolize(stack).userFrames.prefix(userFramesTried) {
-                if let line = resolver.resolve(frame) {
-                    return (line, frame)
-                }
-            }
-        }
-        return nil
+    /// What the test glue records: the failure message and, when a frame of the finding has a
+    /// source line, where.
+    package struct Failure: Sendable {
+        /// The message.
+        package var message: String
+        /// The culprit's source line.
+        package var line: SourceLine?
+        /// The culprit frame's module, when known.
+        package var module: String?
     }
 
-    /// The failure message: the engine's description of the finding (its message, then its
-    /// stacks with user frames shown and framework and runtime frames folded), then how to
-    /// opt out.
-    package static func message(for finding: Finding, engine: DiagnosticsEngine, allowHint: String) -> String {
+    /// The failure for `finding`: its description, then how to opt out; placed at its culprit.
+    package static func failure(for finding: Finding, engine: DiagnosticsEngine, allowHint: String) -> Failure {
+        let shown = engine.presentable(finding, resolvingLines: true)
         let kind = finding.kind.rawValue
-        return "ReactiveDiagnostics: " + engine.describe(finding) + "\n"
+        let text = FindingText.describe(shown.finding, stack: { shown.stacks[$0] }, imagePath: { shown.images[$0]?.path })
+        let message = "ReactiveDiagnostics: " + text + "\n"
             + "  not a bug here? \(allowHint), or suppress it run-wide with a '\(kind):PATTERN' line "
             + "in the file named by REACTIVE_DIAGNOSTICS_SUPPRESSIONS"
+        var failure = Failure(message: message)
+        if let culprit = FindingPlacement.culprit(of: shown.finding, stacks: { shown.stacks[$0] }),
+            let file = culprit.frame.file, let line = culprit.frame.line {
+            failure.line = SourceLine(file: file, line: line, column: culprit.frame.column ?? 0)
+            failure.module = culprit.frame.module
+        }
+        return failure
     }
 }
 

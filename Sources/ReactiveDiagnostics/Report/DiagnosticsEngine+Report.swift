@@ -56,6 +56,11 @@ extension DiagnosticsEngine {
 }
 
 /// Atomic file writes: temporary file in the same directory, flushed, then renamed.
+///
+/// ```swift
+/// let data = try engine.makeReport().encoded(prettyPrinted: true)
+/// try ReportFileWriter.write(data, to: URL(fileURLWithPath: ".build/reactive-diagnostics/report.json"))
+/// ```
 public enum ReportFileWriter {
     /// Writes `data` to `url` atomically, creating the directory if needed.
     public static func write(_ data: Data, to url: URL) throws {
@@ -85,6 +90,11 @@ public enum ReportFileWriter {
 }
 
 /// The short human summary printed on standard error when a report is written.
+///
+/// ```swift
+/// let report = engine.makeReport()
+/// FileHandle.standardError.write(Data(ReportSummary.text(for: report, path: nil).utf8))
+/// ```
 public enum ReportSummary {
     /// The summary text, ending with a newline.
     public static func text(for report: DiagnosticsReport, path: String?) -> String {

@@ -39,10 +39,12 @@ struct ReportBuilder {
         var run = Self.runInfo(engine: engine)
         run.completeness = completeness
         run.tests = engine.tests.withLock { $0.records }
-        return DiagnosticsReport(
+        var report = DiagnosticsReport(
             run: run, findings: reportFindings, ledger: LedgerSummary(kinds: kinds, liveAtEnd: live),
             schedulers: engine.schedulerSummaries(), stacks: stacks.stacks, images: stacks.images,
             droppedFindings: engine.findingStore.dropped)
+        engine.resolveSourceLines(in: &report)
+        return report
     }
 
     /// Where and when this process runs.

@@ -90,6 +90,6 @@ struct FindingConverter {
     }
 
     static func thread(_ info: ThreadInfo) -> ReportThread {
-        ReportThread(id: info.id, name: info.name, isMainQueue: info.isMainQueue)
+        ReportThread(id: info.id, name: info.name, queue: info.queue, isMainQueue: info.isMainQueue)
     }
 }

@@ -1,4 +1,5 @@
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 
 extension RetainPathBuilder {
     /// Levels of holders looked for above a subscription that is not in a cycle.
@@ -30,7 +31,7 @@ extension RetainPathBuilder {
                         let variable = GlobalSymbols.shared.variable(at: address)
                         // A word the symbol table does not name, when it can be asked, is no
                         // variable of the app's: a runtime's own tables (a sanitizer's).
-                        if variable == nil, SourceLineResolver.shared.symbolizerPath != nil {
+                        if variable == nil, SourceLineResolver.shared.symbolizer != nil {
                             unnamed += 1
                             continue
                         }

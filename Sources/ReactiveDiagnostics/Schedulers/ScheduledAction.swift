@@ -7,6 +7,16 @@ import Synchronization
 /// adds (a closure of one method on one object needs no context of its own). Once it ran and
 /// nothing else refers to it, it is used again for a later action: no allocation per action
 /// once a scheduler is warm.
+///
+/// ```swift
+/// let action = probe.willSchedule(repeating: true)   // a live timer from here
+/// timer.onFire = {
+///     let run = probe.willRun(action)
+///     tick()
+///     probe.didRun(action, run)
+/// }
+/// timer.onCancel = { probe.didCancel(action) }      // ended: no uncancelledTimer
+/// ```
 public final class ScheduledAction: @unchecked Sendable {
     // Unchecked: the fields change only when an action is reused, after every use of it ended
     // (it was handed back through a thread's pool, and is referenced by nothing else), and an
@@ -113,6 +123,12 @@ public final class ScheduledAction: @unchecked Sendable {
 }
 
 /// What ``SchedulerProbe/willRun(_:)`` hands to ``SchedulerProbe/didRun(_:_:)``.
+///
+/// ```swift
+/// let run = probe.willRun(action)   // started: latency measured, thread checked
+/// work()
+/// probe.didRun(action, run)         // ended: duration measured, long action checked
+/// ```
 public struct ActionRun: Sendable {
     let startedAt: UInt64
     let previousTest: UInt32

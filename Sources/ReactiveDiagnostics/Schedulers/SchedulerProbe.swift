@@ -184,7 +184,8 @@ public final class SchedulerProbe: Sendable {
             let isMain = onMain ?? MainQueue.isCurrent
             onMain = isMain
             let info = ThreadInfo.current
-            let name = isMain ? "main queue" : info.name.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
+            let named = info.name ?? info.queue.map { "queue \($0)" }
+            let name = isMain ? "main queue" : named.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
             threadNames.withLock { $0[slot] = (name, isMain) }
         }
     }

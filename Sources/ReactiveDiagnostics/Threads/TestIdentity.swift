@@ -50,6 +50,7 @@ public struct TestIdentity: Hashable, Sendable, CustomStringConvertible {
     /// Whether this identifies a test.
     public var isKnown: Bool { rawValue != 0 }
 
+    /// The test's ``name``, or `(no test)` for ``none``.
     public var description: String { name ?? "(no test)" }
 
     /// The test the calling thread or task is working for (the thread-local test, else the

@@ -34,6 +34,12 @@ extension JSONReader {
         return result
     }
 
+    /// An integer that must fit 32 bits (a process id).
+    mutating func readInt32() throws(JSONReadError) -> Int32 {
+        guard let value = Int32(exactly: try readInt()) else { throw shape("is out of range") }
+        return value
+    }
+
     mutating func readDate() throws(JSONReadError) -> Date {
         let text = try readString()
         guard let date = ReportDates.parse(text) else { throw shape("'\(text)' is not an ISO 8601 date") }

@@ -134,19 +134,9 @@ struct JSONWriter {
         string(value)
     }
 
-    mutating func field(_ name: StaticString, _ value: String?) {
-        guard let value else { return }
-        field(name, value)
-    }
-
     mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
         int(value)
-    }
-
-    mutating func field(_ name: StaticString, _ value: Int?) {
-        guard let value else { return }
-        field(name, value)
     }
 
     mutating func field(_ name: StaticString, _ value: UInt64) {

@@ -1,13 +1,21 @@
-import Foundation
+// Generated from the field tables in Fields/ReportFields.swift by ReportFieldCodeTests:
+// do not edit. After changing a table, run `UPDATE_GENERATED=1 swift test --filter
+// ReportFieldCodeTests` to rewrite this file.
 
-// Hand-written readers for every report type: one pass over the bytes, no intermediate
-// tree. Unknown members are skipped; required members are checked with their path.
+import Foundation
 
 extension DiagnosticsReport {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> DiagnosticsReport {
-        var schemaVersion: Int?, tool: ToolInfo?, run: RunInfo?, findings: [ReportFinding]?
-        var ledger: LedgerSummary?, schedulers: [SchedulerSummary]?, stacks: [ReportStack]?
-        var images: [ReportImage]?, dropped: Int?
+        var schemaVersion: Int?
+        var tool: ToolInfo?
+        var run: RunInfo?
+        var findings: [ReportFinding]?
+        var ledger: LedgerSummary?
+        var schedulers: [SchedulerSummary]?
+        var stacks: [ReportStack]?
+        var images: [ReportImage]?
+        var droppedFindings: Int?
+        var sourceLines: SourceLineStatus?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -20,23 +28,30 @@ extension DiagnosticsReport {
             case "schedulers": schedulers = try r.readArray(SchedulerSummary.read)
             case "stacks": stacks = try r.readArray(ReportStack.read)
             case "images": images = try r.readArray(ReportImage.read)
-            case "droppedFindings": dropped = try r.readInt()
+            case "droppedFindings": droppedFindings = try r.readInt()
+            case "sourceLines": sourceLines = try r.optional(SourceLineStatus.read)
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
         return DiagnosticsReport(
-            schemaVersion: try r.required(schemaVersion, "schemaVersion"), tool: try r.required(tool, "tool"),
-            run: try r.required(run, "run"), findings: try r.required(findings, "findings"),
-            ledger: try r.required(ledger, "ledger"), schedulers: try r.required(schedulers, "schedulers"),
-            stacks: try r.required(stacks, "stacks"), images: try r.required(images, "images"),
-            droppedFindings: try r.required(dropped, "droppedFindings"))
+            schemaVersion: try r.required(schemaVersion, "schemaVersion"),
+            tool: try r.required(tool, "tool"),
+            run: try r.required(run, "run"),
+            findings: try r.required(findings, "findings"),
+            ledger: try r.required(ledger, "ledger"),
+            schedulers: try r.required(schedulers, "schedulers"),
+            stacks: try r.required(stacks, "stacks"),
+            images: try r.required(images, "images"),
+            droppedFindings: try r.required(droppedFindings, "droppedFindings"),
+            sourceLines: sourceLines)
     }
 }
 
 extension ToolInfo {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> ToolInfo {
-        var name: String?, version: String?
+        var name: String?
+        var version: String?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -47,21 +62,33 @@ extension ToolInfo {
             }
             r.path.removeLast()
         }
-        return ToolInfo(name: try r.required(name, "name"), version: try r.required(version, "version"))
+        return ToolInfo(
+            name: try r.required(name, "name"),
+            version: try r.required(version, "version"))
     }
 }
 
 extension RunInfo {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> RunInfo {
-        var processName: String?, processID: Int?, arguments: [String]?, executable: String?
-        var workingDirectory: String?, hostName: String?, platform: String?, toolchain: String?
-        var startTime: Date?, endTime: Date?, completeness: Completeness?, tests: [TestRecord]?, processCount: Int?
+        var processName: String?
+        var processID: Int32?
+        var arguments: [String]?
+        var executable: String?
+        var workingDirectory: String?
+        var hostName: String?
+        var platform: String?
+        var toolchain: String?
+        var startTime: Date?
+        var endTime: Date?
+        var completeness: RunInfo.Completeness?
+        var tests: [TestRecord]?
+        var processCount: Int?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
             case "processName": processName = try r.readString()
-            case "processID": processID = try r.readInt()
+            case "processID": processID = try r.readInt32()
             case "arguments": arguments = try r.readStrings()
             case "executable": executable = try r.readString()
             case "workingDirectory": workingDirectory = try r.readString()
@@ -70,30 +97,35 @@ extension RunInfo {
             case "toolchain": toolchain = try r.readString()
             case "startTime": startTime = try r.readDate()
             case "endTime": endTime = try r.readDate()
-            case "completeness": completeness = try r.readEnum(Completeness.self)
+            case "completeness": completeness = try r.readEnum(RunInfo.Completeness.self)
             case "tests": tests = try r.readArray(TestRecord.read)
             case "processCount": processCount = try r.readInt()
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
-        let pid = try r.required(processID, "processID")
-        guard let pid32 = Int32(exactly: pid) else { throw r.shape("processID is out of range") }
         return RunInfo(
-            processName: try r.required(processName, "processName"), processID: pid32,
-            arguments: try r.required(arguments, "arguments"), executable: try r.required(executable, "executable"),
+            processName: try r.required(processName, "processName"),
+            processID: try r.required(processID, "processID"),
+            arguments: try r.required(arguments, "arguments"),
+            executable: try r.required(executable, "executable"),
             workingDirectory: try r.required(workingDirectory, "workingDirectory"),
-            hostName: try r.required(hostName, "hostName"), platform: try r.required(platform, "platform"),
-            toolchain: try r.required(toolchain, "toolchain"), startTime: try r.required(startTime, "startTime"),
-            endTime: try r.required(endTime, "endTime"), completeness: try r.required(completeness, "completeness"),
-            tests: try r.required(tests, "tests"), processCount: try r.required(processCount, "processCount"))
+            hostName: try r.required(hostName, "hostName"),
+            platform: try r.required(platform, "platform"),
+            toolchain: try r.required(toolchain, "toolchain"),
+            startTime: try r.required(startTime, "startTime"),
+            endTime: try r.required(endTime, "endTime"),
+            completeness: try r.required(completeness, "completeness"),
+            tests: try r.required(tests, "tests"),
+            processCount: try r.required(processCount, "processCount"))
     }
 }
 
-
 extension TestRecord {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> TestRecord {
-        var name: String?, findings: Int?, failed: Bool?
+        var name: String?
+        var findings: Int?
+        var failed: Bool?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -106,17 +138,32 @@ extension TestRecord {
             r.path.removeLast()
         }
         return TestRecord(
-            name: try r.required(name, "name"), findings: try r.required(findings, "findings"),
+            name: try r.required(name, "name"),
+            findings: try r.required(findings, "findings"),
             failed: try r.required(failed, "failed"))
     }
 }
 
 extension ReportFinding {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportFinding {
-        var id: Int?, kind: String?, severity: ReportSeverity?, message: String?, label: String?
-        var resourceKind: String?, test: String?, fingerprint: String?, policy: String?, suppressedBy: String?
-        var allocationStack: Int?, eventStack: Int?, relatedStack: Int?, thread: ReportThread?
-        var otherThread: ReportThread?, time: Double?, details: [String: String]?, retainPath: ReportRetainPath?
+        var id: Int?
+        var kind: String?
+        var severity: ReportSeverity?
+        var message: String?
+        var label: String?
+        var resourceKind: String?
+        var test: String?
+        var fingerprint: String?
+        var policy: String?
+        var suppressedBy: String?
+        var allocationStack: Int?
+        var eventStack: Int?
+        var relatedStack: Int?
+        var thread: ReportThread?
+        var otherThread: ReportThread?
+        var time: Double?
+        var details: [String: String]?
+        var retainPath: ReportRetainPath?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -144,221 +191,239 @@ extension ReportFinding {
             r.path.removeLast()
         }
         return ReportFinding(
-            id: try r.required(id, "id"), kind: try r.required(kind, "kind"),
-            severity: try r.required(severity, "severity"), message: try r.required(message, "message"),
-            label: label, resourceKind: resourceKind, test: test, fingerprint: try r.required(fingerprint, "fingerprint"),
-            policy: try r.required(policy, "policy"), suppressedBy: suppressedBy, allocationStack: allocationStack,
-            eventStack: eventStack, relatedStack: relatedStack, thread: thread, otherThread: otherThread,
-            time: try r.required(time, "time"), details: try r.required(details, "details"), retainPath: retainPath)
+            id: try r.required(id, "id"),
+            kind: try r.required(kind, "kind"),
+            severity: try r.required(severity, "severity"),
+            message: try r.required(message, "message"),
+            label: label,
+            resourceKind: resourceKind,
+            test: test,
+            fingerprint: try r.required(fingerprint, "fingerprint"),
+            policy: try r.required(policy, "policy"),
+            suppressedBy: suppressedBy,
+            allocationStack: allocationStack,
+            eventStack: eventStack,
+            relatedStack: relatedStack,
+            thread: thread,
+            otherThread: otherThread,
+            time: try r.required(time, "time"),
+            details: try r.required(details, "details"),
+            retainPath: retainPath)
     }
 }
 
 extension ReportThread {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportThread {
-        var id: UInt64?, name: String?, isMainQueue: Bool?
+        var id: UInt64?
+        var name: String?
+        var queue: String?
+        var isMainQueue: Bool?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
             case "id": id = try r.readUInt64()
             case "name": name = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "queue": queue = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
             case "isMainQueue": isMainQueue = try r.readBool()
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
-        return ReportThread(id: try r.required(id, "id"), name: name, isMainQueue: try r.required(isMainQueue, "isMainQueue"))
+        return ReportThread(
+            id: try r.required(id, "id"),
+            name: name,
+            queue: queue,
+            isMainQueue: try r.required(isMainQueue, "isMainQueue"))
     }
 }
 
-extension LedgerSummary {
-    static func read(_ r: inout JSONReader) throws(JSONReadError) -> LedgerSummary {
-        var kinds: [KindTotals]?, liveAtEnd: [LiveSite]?
+extension ReportRetainPath {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainPath {
+        var verdict: ReportRetainPath.Verdict?
+        var cycle: [ReportRetainStep]?
+        var holds: [ReportRetainHold]?
+        var holder: String?
+        var heldBy: [ReportRetainStep]?
+        var notes: [String]?
+        var objectsVisited: Int?
+        var milliseconds: Double?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
-            case "kinds": kinds = try r.readArray(KindTotals.read)
-            case "liveAtEnd": liveAtEnd = try r.readArray(LiveSite.read)
+            case "verdict": verdict = try r.readEnum(ReportRetainPath.Verdict.self)
+            case "cycle": cycle = try r.readArray(ReportRetainStep.read)
+            case "holds": holds = try r.readArray(ReportRetainHold.read)
+            case "holder": holder = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "heldBy": heldBy = try r.readArray(ReportRetainStep.read)
+            case "notes": notes = try r.readStrings()
+            case "objectsVisited": objectsVisited = try r.readInt()
+            case "milliseconds": milliseconds = try r.readDouble()
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
-        return LedgerSummary(kinds: try r.required(kinds, "kinds"), liveAtEnd: try r.required(liveAtEnd, "liveAtEnd"))
+        return ReportRetainPath(
+            verdict: try r.required(verdict, "verdict"),
+            cycle: try r.required(cycle, "cycle"),
+            holds: try r.required(holds, "holds"),
+            holder: holder,
+            heldBy: try r.required(heldBy, "heldBy"),
+            notes: try r.required(notes, "notes"),
+            objectsVisited: try r.required(objectsVisited, "objectsVisited"),
+            milliseconds: try r.required(milliseconds, "milliseconds"))
     }
 }
 
-extension KindTotals {
-    static func read(_ r: inout JSONReader) throws(JSONReadError) -> KindTotals {
-        var kind: String?, registered: Int?, peak: Int?, live: Int?
+extension ReportRetainStep {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainStep {
+        var type: String?
+        var module: String?
+        var category: FrameCategory?
+        var isSubscription: Bool?
+        var links: [ReportRetainLink]?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
-            case "kind": kind = try r.readString()
-            case "registered": registered = try r.readInt()
-            case "peak": peak = try r.readInt()
-            case "live": live = try r.readInt()
+            case "type": type = try r.readString()
+            case "module": module = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "category": category = try r.readEnum(FrameCategory.self)
+            case "isSubscription": isSubscription = try r.readBool()
+            case "links": links = try r.readArray(ReportRetainLink.read)
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
-        return KindTotals(
-            kind: try r.required(kind, "kind"), registered: try r.required(registered, "registered"),
-            peak: try r.required(peak, "peak"), live: try r.required(live, "live"))
+        return ReportRetainStep(
+            type: try r.required(type, "type"),
+            module: module,
+            category: try r.required(category, "category"),
+            isSubscription: try r.required(isSubscription, "isSubscription"),
+            links: try r.required(links, "links"))
     }
 }
 
-extension LiveSite {
-    static func read(_ r: inout JSONReader) throws(JSONReadError) -> LiveSite {
-        var kind: String?, label: String?, stack: Int?, count: Int?, tests: [String]?
+extension ReportRetainLink {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainLink {
+        var kind: ReportRetainLink.Kind?
+        var name: String?
+        var type: String?
+        var closure: ReportClosure?
+        var strength: ReportReferenceStrength?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
-            case "kind": kind = try r.readString()
-            case "label": label = try r.readString()
-            case "stack": stack = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
-            case "count": count = try r.readInt()
-            case "tests": tests = try r.readStrings()
+            case "kind": kind = try r.readEnum(ReportRetainLink.Kind.self)
+            case "name": name = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "type": type = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "closure": closure = try r.optional(ReportClosure.read)
+            case "strength": strength = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readEnum(ReportReferenceStrength.self) }
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
-        return LiveSite(
-            kind: try r.required(kind, "kind"), label: try r.required(label, "label"), stack: stack,
-            count: try r.required(count, "count"), tests: try r.required(tests, "tests"))
+        return ReportRetainLink(
+            kind: try r.required(kind, "kind"),
+            name: name,
+            type: type,
+            closure: closure,
+            strength: strength)
     }
 }
 
-extension SchedulerSummary {
-    static func read(_ r: inout JSONReader) throws(JSONReadError) -> SchedulerSummary {
-        var label: String?, scheduled: Int?, executed: Int?, cancelled: Int?, pending: Int?
-        var activeRepeating: Int?, longActions: Int?, threadViolations: Int?, expectation: String?
-        var latency: LatencySummary?, duration: LatencySummary?, threads: [ThreadCount]?
+extension ReportClosure {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportClosure {
+        var function: String?
+        var file: String?
+        var line: Int?
+        var column: Int?
+        var category: FrameCategory?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
-            case "label": label = try r.readString()
-            case "scheduled": scheduled = try r.readInt()
-            case "executed": executed = try r.readInt()
-            case "cancelled": cancelled = try r.readInt()
-            case "pending": pending = try r.readInt()
-            case "activeRepeating": activeRepeating = try r.readInt()
-            case "longActions": longActions = try r.readInt()
-            case "threadViolations": threadViolations = try r.readInt()
-            case "expectation": expectation = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
-            case "latency": latency = try LatencySummary.read(&r)
-            case "duration": duration = try LatencySummary.read(&r)
-            case "threads": threads = try r.readArray(ThreadCount.read)
+            case "function": function = try r.readString()
+            case "file": file = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "line": line = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
+            case "column": column = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
+            case "category": category = try r.readEnum(FrameCategory.self)
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
-        return SchedulerSummary(
-            label: try r.required(label, "label"), scheduled: try r.required(scheduled, "scheduled"),
-            executed: try r.required(executed, "executed"), cancelled: try r.required(cancelled, "cancelled"),
-            pending: try r.required(pending, "pending"), activeRepeating: try r.required(activeRepeating, "activeRepeating"),
-            longActions: try r.required(longActions, "longActions"),
-            threadViolations: try r.required(threadViolations, "threadViolations"), expectation: expectation,
-            latency: try r.required(latency, "latency"), duration: try r.required(duration, "duration"),
-            threads: try r.required(threads, "threads"))
+        return ReportClosure(
+            function: try r.required(function, "function"),
+            file: file,
+            line: line,
+            column: column,
+            category: try r.required(category, "category"))
     }
 }
 
-extension LatencySummary {
-    static func read(_ r: inout JSONReader) throws(JSONReadError) -> LatencySummary {
-        var count: Int?, minimum: UInt64?, maximum: UInt64?, mean: Double?
-        var p50: UInt64?, p90: UInt64?, p99: UInt64?, buckets: [HistogramBucket]?
+extension ReportRetainHold {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportRetainHold {
+        var from: String?
+        var links: [ReportRetainLink]?
+        var type: String?
+        var strength: ReportReferenceStrength?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
-            case "count": count = try r.readInt()
-            case "minNanos": minimum = try r.readUInt64()
-            case "maxNanos": maximum = try r.readUInt64()
-            case "meanNanos": mean = try r.readDouble()
-            case "p50Nanos": p50 = try r.readUInt64()
-            case "p90Nanos": p90 = try r.readUInt64()
-            case "p99Nanos": p99 = try r.readUInt64()
-            case "buckets": buckets = try r.readArray(HistogramBucket.read)
+            case "from": from = try r.readString()
+            case "links": links = try r.readArray(ReportRetainLink.read)
+            case "type": type = try r.readString()
+            case "strength": strength = try r.readEnum(ReportReferenceStrength.self)
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
-        return LatencySummary(
-            count: try r.required(count, "count"), minNanos: try r.required(minimum, "minNanos"),
-            maxNanos: try r.required(maximum, "maxNanos"), meanNanos: try r.required(mean, "meanNanos"),
-            p50Nanos: try r.required(p50, "p50Nanos"), p90Nanos: try r.required(p90, "p90Nanos"),
-            p99Nanos: try r.required(p99, "p99Nanos"), buckets: try r.required(buckets, "buckets"))
-    }
-}
-
-extension HistogramBucket {
-    static func read(_ r: inout JSONReader) throws(JSONReadError) -> HistogramBucket {
-        var lower: UInt64?, upper: UInt64?, count: Int?
-        try r.beginObject()
-        while let key = try r.nextKey() {
-            r.path.append(key)
-            switch key {
-            case "lowerNanos": lower = try r.readUInt64()
-            case "upperNanos": upper = try r.readUInt64()
-            case "count": count = try r.readInt()
-            default: try r.skipValue()
-            }
-            r.path.removeLast()
-        }
-        return HistogramBucket(
-            lowerNanos: try r.required(lower, "lowerNanos"), upperNanos: try r.required(upper, "upperNanos"),
-            count: try r.required(count, "count"))
-    }
-}
-
-extension ThreadCount {
-    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ThreadCount {
-        var thread: String?, isMainQueue: Bool?, count: Int?
-        try r.beginObject()
-        while let key = try r.nextKey() {
-            r.path.append(key)
-            switch key {
-            case "thread": thread = try r.readString()
-            case "isMainQueue": isMainQueue = try r.readBool()
-            case "count": count = try r.readInt()
-            default: try r.skipValue()
-            }
-            r.path.removeLast()
-        }
-        return ThreadCount(
-            thread: try r.required(thread, "thread"), isMainQueue: try r.required(isMainQueue, "isMainQueue"),
-            count: try r.required(count, "count"))
+        return ReportRetainHold(
+            from: try r.required(from, "from"),
+            links: try r.required(links, "links"),
+            type: try r.required(type, "type"),
+            strength: try r.required(strength, "strength"))
     }
 }
 
 extension ReportStack {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportStack {
-        var id: Int?, frames: [ReportFrame]?, dropped: Int?
+        var id: Int?
+        var frames: [ReportFrame]?
+        var droppedFrames: Int?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
             switch key {
             case "id": id = try r.readInt()
             case "frames": frames = try r.readArray(ReportFrame.read)
-            case "droppedFrames": dropped = try r.readInt()
+            case "droppedFrames": droppedFrames = try r.readInt()
             default: try r.skipValue()
             }
             r.path.removeLast()
         }
         return ReportStack(
-            id: try r.required(id, "id"), frames: try r.required(frames, "frames"),
-            droppedFrames: try r.required(dropped, "droppedFrames"))
+            id: try r.required(id, "id"),
+            frames: try r.required(frames, "frames"),
+            droppedFrames: try r.required(droppedFrames, "droppedFrames"))
     }
 }
 
 extension ReportFrame {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportFrame {
-        var address: String?, image: Int?, offset: String?, symbol: String?, function: String?
-        var module: String?, category: FrameCategory?, file: String?, line: Int?, column: Int?
+        var address: String?
+        var image: Int?
+        var offset: String?
+        var symbol: String?
+        var function: String?
+        var module: String?
+        var category: FrameCategory?
+        var file: String?
+        var line: Int?
+        var column: Int?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -378,15 +443,24 @@ extension ReportFrame {
             r.path.removeLast()
         }
         return ReportFrame(
-            address: try r.required(address, "address"), image: image, offset: offset, symbol: symbol,
-            function: function, module: module, category: try r.required(category, "category"), file: file,
-            line: line, column: column)
+            address: try r.required(address, "address"),
+            image: image,
+            offset: offset,
+            symbol: symbol,
+            function: function,
+            module: module,
+            category: try r.required(category, "category"),
+            file: file,
+            line: line,
+            column: column)
     }
 }
 
 extension ReportImage {
     static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportImage {
-        var id: Int?, path: String?, buildID: String?
+        var id: Int?
+        var path: String?
+        var buildID: String?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -398,6 +472,61 @@ extension ReportImage {
             }
             r.path.removeLast()
         }
-        return ReportImage(id: try r.required(id, "id"), path: try r.required(path, "path"), buildID: buildID)
+        return ReportImage(
+            id: try r.required(id, "id"),
+            path: try r.required(path, "path"),
+            buildID: buildID)
+    }
+}
+
+extension SourceLineStatus {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> SourceLineStatus {
+        var state: SourceLineStatus.State?
+        var userFrames: Int?
+        var resolvedUserFrames: Int?
+        var resolver: String?
+        var reason: String?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "state": state = try r.readEnum(SourceLineStatus.State.self)
+            case "userFrames": userFrames = try r.readInt()
+            case "resolvedUserFrames": resolvedUserFrames = try r.readInt()
+            case "resolver": resolver = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "reason": reason = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return SourceLineStatus(
+            state: try r.required(state, "state"),
+            userFrames: try r.required(userFrames, "userFrames"),
+            resolvedUserFrames: try r.required(resolvedUserFrames, "resolvedUserFrames"),
+            resolver: resolver,
+            reason: reason)
+    }
+}
+
+extension FindingUpdate {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> FindingUpdate {
+        var id: Int?
+        var relatedStack: Int?
+        var otherThread: ReportThread?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "id": id = try r.readInt()
+            case "relatedStack": relatedStack = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
+            case "otherThread": otherThread = try r.optional(ReportThread.read)
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return FindingUpdate(
+            id: try r.required(id, "id"),
+            relatedStack: relatedStack,
+            otherThread: otherThread)
     }
 }

@@ -1,5 +1,6 @@
-// Hand-written writers for every report type. Keys are written in sorted order, matching
-// the Codable encoding with `.sortedKeys`; absent optionals are omitted, as Codable does.
+// Generated from the field tables in Fields/ReportFields.swift by ReportFieldCodeTests:
+// do not edit. After changing a table, run `UPDATE_GENERATED=1 swift test --filter
+// ReportFieldCodeTests` to rewrite this file.
 
 extension DiagnosticsReport {
     func write(to w: inout JSONWriter) {
@@ -7,16 +8,16 @@ extension DiagnosticsReport {
         w.field("droppedFindings", droppedFindings)
         w.key("findings")
         w.beginArray()
-        for finding in findings {
+        for element in findings {
             w.element()
-            finding.write(to: &w)
+            element.write(to: &w)
         }
         w.endArray()
         w.key("images")
         w.beginArray()
-        for image in images {
+        for element in images {
             w.element()
-            image.write(to: &w)
+            element.write(to: &w)
         }
         w.endArray()
         w.key("ledger")
@@ -25,24 +26,34 @@ extension DiagnosticsReport {
         run.write(to: &w)
         w.key("schedulers")
         w.beginArray()
-        for scheduler in schedulers {
+        for element in schedulers {
             w.element()
-            scheduler.write(to: &w)
+            element.write(to: &w)
         }
         w.endArray()
         w.field("schemaVersion", schemaVersion)
+        if let sourceLines {
+            w.key("sourceLines")
+            sourceLines.write(to: &w)
+        }
         w.key("stacks")
         w.beginArray()
-        for stack in stacks {
+        for element in stacks {
             w.element()
-            stack.write(to: &w)
+            element.write(to: &w)
         }
         w.endArray()
         w.key("tool")
-        w.beginObject()
-        w.field("name", tool.name)
-        w.field("version", tool.version)
+        tool.write(to: &w)
         w.endObject()
+    }
+}
+
+extension ToolInfo {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("name", name)
+        w.field("version", version)
         w.endObject()
     }
 }
@@ -62,13 +73,9 @@ extension RunInfo {
         w.field("startTime", ReportDates.format(startTime))
         w.key("tests")
         w.beginArray()
-        for test in tests {
+        for element in tests {
             w.element()
-            w.beginObject()
-            w.field("failed", test.failed)
-            w.field("findings", test.findings)
-            w.field("name", test.name)
-            w.endObject()
+            element.write(to: &w)
         }
         w.endArray()
         w.field("toolchain", toolchain)
@@ -77,37 +84,61 @@ extension RunInfo {
     }
 }
 
+extension TestRecord {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("failed", failed)
+        w.field("findings", findings)
+        w.field("name", name)
+        w.endObject()
+    }
+}
+
 extension ReportFinding {
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.field("allocationStack", allocationStack)
+        if let allocationStack {
+            w.field("allocationStack", allocationStack)
+        }
         w.key("details")
         w.beginObject()
-        for key in details.keys.sorted() {
-            w.key(key)
-            w.string(details[key]!)
+        for member in details.keys.sorted() {
+            w.key(member)
+            w.string(details[member] ?? "")
         }
         w.endObject()
-        w.field("eventStack", eventStack)
+        if let eventStack {
+            w.field("eventStack", eventStack)
+        }
         w.field("fingerprint", fingerprint)
         w.field("id", id)
         w.field("kind", kind)
-        w.field("label", label)
+        if let label {
+            w.field("label", label)
+        }
         w.field("message", message)
         if let otherThread {
             w.key("otherThread")
             otherThread.write(to: &w)
         }
         w.field("policy", policy)
-        w.field("relatedStack", relatedStack)
-        w.field("resourceKind", resourceKind)
+        if let relatedStack {
+            w.field("relatedStack", relatedStack)
+        }
+        if let resourceKind {
+            w.field("resourceKind", resourceKind)
+        }
         if let retainPath {
             w.key("retainPath")
             retainPath.write(to: &w)
         }
         w.field("severity", severity.rawValue)
-        w.field("suppressedBy", suppressedBy)
-        w.field("test", test)
+        if let suppressedBy {
+            w.field("suppressedBy", suppressedBy)
+        }
+        if let test {
+            w.field("test", test)
+        }
         if let thread {
             w.key("thread")
             thread.write(to: &w)
@@ -122,95 +153,123 @@ extension ReportThread {
         w.beginObject()
         w.field("id", id)
         w.field("isMainQueue", isMainQueue)
-        w.field("name", name)
+        if let name {
+            w.field("name", name)
+        }
+        if let queue {
+            w.field("queue", queue)
+        }
         w.endObject()
     }
 }
 
-extension LedgerSummary {
+extension ReportRetainPath {
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.key("kinds")
+        w.key("cycle")
         w.beginArray()
-        for totals in kinds {
+        for element in cycle {
             w.element()
-            w.beginObject()
-            w.field("kind", totals.kind)
-            w.field("live", totals.live)
-            w.field("peak", totals.peak)
-            w.field("registered", totals.registered)
-            w.endObject()
+            element.write(to: &w)
         }
         w.endArray()
-        w.key("liveAtEnd")
+        w.key("heldBy")
         w.beginArray()
-        for site in liveAtEnd {
+        for element in heldBy {
             w.element()
-            w.beginObject()
-            w.field("count", site.count)
-            w.field("kind", site.kind)
-            w.field("label", site.label)
-            w.field("stack", site.stack)
-            w.field("tests", strings: site.tests)
-            w.endObject()
+            element.write(to: &w)
         }
         w.endArray()
+        if let holder {
+            w.field("holder", holder)
+        }
+        w.key("holds")
+        w.beginArray()
+        for element in holds {
+            w.element()
+            element.write(to: &w)
+        }
+        w.endArray()
+        w.field("milliseconds", milliseconds)
+        w.field("notes", strings: notes)
+        w.field("objectsVisited", objectsVisited)
+        w.field("verdict", verdict.rawValue)
         w.endObject()
     }
 }
 
-extension SchedulerSummary {
+extension ReportRetainStep {
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.field("activeRepeating", activeRepeating)
-        w.field("cancelled", cancelled)
-        w.key("duration")
-        duration.write(to: &w)
-        w.field("executed", executed)
-        w.field("expectation", expectation)
-        w.field("label", label)
-        w.key("latency")
-        latency.write(to: &w)
-        w.field("longActions", longActions)
-        w.field("pending", pending)
-        w.field("scheduled", scheduled)
-        w.field("threadViolations", threadViolations)
-        w.key("threads")
+        w.field("category", category.rawValue)
+        w.field("isSubscription", isSubscription)
+        w.key("links")
         w.beginArray()
-        for thread in threads {
+        for element in links {
             w.element()
-            w.beginObject()
-            w.field("count", thread.count)
-            w.field("isMainQueue", thread.isMainQueue)
-            w.field("thread", thread.thread)
-            w.endObject()
+            element.write(to: &w)
         }
         w.endArray()
+        if let module {
+            w.field("module", module)
+        }
+        w.field("type", type)
         w.endObject()
     }
 }
 
-extension LatencySummary {
+extension ReportRetainLink {
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.key("buckets")
+        if let closure {
+            w.key("closure")
+            closure.write(to: &w)
+        }
+        w.field("kind", kind.rawValue)
+        if let name {
+            w.field("name", name)
+        }
+        if let strength {
+            w.field("strength", strength.rawValue)
+        }
+        if let type {
+            w.field("type", type)
+        }
+        w.endObject()
+    }
+}
+
+extension ReportClosure {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("category", category.rawValue)
+        if let column {
+            w.field("column", column)
+        }
+        if let file {
+            w.field("file", file)
+        }
+        w.field("function", function)
+        if let line {
+            w.field("line", line)
+        }
+        w.endObject()
+    }
+}
+
+extension ReportRetainHold {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("from", from)
+        w.key("links")
         w.beginArray()
-        for bucket in buckets {
+        for element in links {
             w.element()
-            w.beginObject()
-            w.field("count", bucket.count)
-            w.field("lowerNanos", bucket.lowerNanos)
-            w.field("upperNanos", bucket.upperNanos)
-            w.endObject()
+            element.write(to: &w)
         }
         w.endArray()
-        w.field("count", count)
-        w.field("maxNanos", maxNanos)
-        w.field("meanNanos", meanNanos)
-        w.field("minNanos", minNanos)
-        w.field("p50Nanos", p50Nanos)
-        w.field("p90Nanos", p90Nanos)
-        w.field("p99Nanos", p99Nanos)
+        w.field("strength", strength.rawValue)
+        w.field("type", type)
         w.endObject()
     }
 }
@@ -221,9 +280,9 @@ extension ReportStack {
         w.field("droppedFrames", droppedFrames)
         w.key("frames")
         w.beginArray()
-        for frame in frames {
+        for element in frames {
             w.element()
-            frame.write(to: &w)
+            element.write(to: &w)
         }
         w.endArray()
         w.field("id", id)
@@ -236,14 +295,30 @@ extension ReportFrame {
         w.beginObject()
         w.field("address", address)
         w.field("category", category.rawValue)
-        w.field("column", column)
-        w.field("file", file)
-        w.field("function", function)
-        w.field("image", image)
-        w.field("line", line)
-        w.field("module", module)
-        w.field("offset", offset)
-        w.field("symbol", symbol)
+        if let column {
+            w.field("column", column)
+        }
+        if let file {
+            w.field("file", file)
+        }
+        if let function {
+            w.field("function", function)
+        }
+        if let image {
+            w.field("image", image)
+        }
+        if let line {
+            w.field("line", line)
+        }
+        if let module {
+            w.field("module", module)
+        }
+        if let offset {
+            w.field("offset", offset)
+        }
+        if let symbol {
+            w.field("symbol", symbol)
+        }
         w.endObject()
     }
 }
@@ -251,9 +326,42 @@ extension ReportFrame {
 extension ReportImage {
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.field("buildID", buildID)
+        if let buildID {
+            w.field("buildID", buildID)
+        }
         w.field("id", id)
         w.field("path", path)
+        w.endObject()
+    }
+}
+
+extension SourceLineStatus {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        if let reason {
+            w.field("reason", reason)
+        }
+        w.field("resolvedUserFrames", resolvedUserFrames)
+        if let resolver {
+            w.field("resolver", resolver)
+        }
+        w.field("state", state.rawValue)
+        w.field("userFrames", userFrames)
+        w.endObject()
+    }
+}
+
+extension FindingUpdate {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id", id)
+        if let otherThread {
+            w.key("otherThread")
+            otherThread.write(to: &w)
+        }
+        if let relatedStack {
+            w.field("relatedStack", relatedStack)
+        }
         w.endObject()
     }
 }

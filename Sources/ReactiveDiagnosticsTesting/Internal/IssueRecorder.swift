@@ -6,16 +6,16 @@ enum IssueRecorder {
     /// Records `finding` against the running test, at the first user line of its allocation
     /// (then event) stack, or at the test's own declaration when no frame resolves.
     static func record(_ finding: Finding, engine: DiagnosticsEngine, test: Test) {
-        let message = FindingPresentation.message(for: finding, engine: engine, allowHint: allowHint(for: finding.kind))
-        Issue.record(Comment(rawValue: message), sourceLocation: location(of: finding, engine: engine, test: test))
+        let shown = FindingPresentation.failure(for: finding, engine: engine, allowHint: allowHint(for: finding.kind))
+        Issue.record(Comment(rawValue: shown.message), sourceLocation: location(of: shown, test: test))
     }
 
-    static func location(of finding: Finding, engine: DiagnosticsEngine, test: Test) -> SourceLocation {
-        guard let (line, frame) = FindingPresentation.sourceLine(of: finding, engine: engine) else {
+    static func location(of shown: FindingPresentation.Failure, test: Test) -> SourceLocation {
+        guard let line = shown.line else {
             return test.sourceLocation
         }
         let fileName = line.file.split(separator: "/").last.map(String.init) ?? line.file
-        let module = frame.module ?? test.sourceLocation.moduleName
+        let module = shown.module ?? test.sourceLocation.moduleName
         return SourceLocation(fileID: "\(module)/\(fileName)", filePath: line.file, line: line.line, column: max(line.column, 1))
     }
 

@@ -61,9 +61,8 @@ enum TestCaseDiagnostics {
             deferred.withLock { $0[ObjectIdentifier(testCase)] = DeferredCheck(entry: entry, first: outcome) }
         }
         for failure in outcome.failures {
-            let message = FindingPresentation.message(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
-            let location = FindingPresentation.sourceLine(of: failure, engine: engine)?.line ?? entry.fallback
-            FailureRecorder.record(message, at: location, in: testCase)
+            let shown = FindingPresentation.failure(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
+            FailureRecorder.record(shown.message, at: shown.line ?? entry.fallback, in: testCase)
         }
         return outcome
     }
@@ -88,11 +87,10 @@ enum TestCaseDiagnostics {
         let engine = check.entry.engine
         let outcome = engine.checkDeferredLifetime(of: check.entry.checkpoint, after: check.first, options: check.entry.options)
         for failure in outcome.failures {
-            let message = FindingPresentation.message(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
-            let location = FindingPresentation.sourceLine(of: failure, engine: engine)?.line ?? check.entry.fallback
-            let place = location.map { "\($0.file):\($0.line): " } ?? ""
+            let shown = FindingPresentation.failure(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
+            let place = (shown.line ?? check.entry.fallback).map { "\($0.file):\($0.line): " } ?? ""
             FileHandle.standardError.write(Data("""
-                \(place)error: \(testCase.name) : \(message)
+                \(place)error: \(testCase.name) : \(shown.message)
                   (found after tearDown(), when XCTest no longer lets a test fail: the test passed, the \
                 report keeps the finding; subclass DiagnosedTestCase to fail the test for it)
 

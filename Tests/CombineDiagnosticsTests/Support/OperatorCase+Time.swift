@@ -105,7 +105,10 @@ extension OperatorCase {
             #expect(produced.values == [1, 2, 3] && produced.finished)
         },
         OperatorCase("delay on a DispatchQueue") {
-            let produced = collectAsync(source([1]).delay(for: .milliseconds(10), scheduler: DispatchQueue.global()))
+            // A serial queue: on a concurrent one the delayed value and the delayed completion are
+            // two work items that may run in either order (the test then saw no value, in 1 of many runs).
+            let queue = DispatchQueue(label: "delay")
+            let produced = collectAsync(source([1]).delay(for: .milliseconds(10), scheduler: queue))
             #expect(produced.values == [1] && produced.finished)
         },
         OperatorCase("Timer.publish + autoconnect + prefix") {

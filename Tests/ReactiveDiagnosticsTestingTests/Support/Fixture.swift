@@ -24,6 +24,7 @@ enum Fixture {
 
     /// A private engine for in-process tests: writes nothing, prints nothing, settles briefly.
     static func quietEngine(settle: Duration = .milliseconds(30)) -> DiagnosticsEngine {
-        ReactiveDiagnosticsTestSupport.quietEngine(settle: settle)
+        // Where a failure is placed is what these tests check: lines on, as in a user's run.
+        ReactiveDiagnosticsTestSupport.quietEngine(settle: settle) { $0.resolvesSourceLines = true }
     }
 }

@@ -16,8 +16,9 @@ enum ReportBenchmarks {
         }
     }
 
-    static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {
-        let count = context.quick ? 10_000 : 100_000
+    /// An engine holding `count` findings from four real stacks, as a flood of findings from a
+    /// few sites leaves it.
+    static func engine(findings count: Int) -> DiagnosticsEngine {
         var configuration = Configuration()
         configuration.printsSummary = false
         configuration.capturesEventStacks = false
@@ -30,6 +31,34 @@ enum ReportBenchmarks {
                 label: "stream-\(index % 50)", test: TestIdentity(name: "BenchTests.test\(index % 200)()"),
                 allocationStack: stacks[index % 4], capturesEventStack: false, details: ["index": "\(index % 13)"]))
         }
+        return engine
+    }
+
+    /// Encodes `report` `times` times with the single-pass writer (for `--profile reportWrite`:
+    /// callgrind counts this function alone with `--toggle-collect='*reportWriteLoop*'`).
+    @inline(never)
+    static func reportWriteLoop(_ report: DiagnosticsReport, times: Int) -> Int {
+        var bytes = 0
+        for _ in 0..<times {
+            bytes += (try? report.encoded())?.count ?? 0
+        }
+        return bytes
+    }
+
+    /// Decodes `data` `times` times with the single-pass reader (`--profile reportRead`,
+    /// `--toggle-collect='*reportReadLoop*'`).
+    @inline(never)
+    static func reportReadLoop(_ data: Data, times: Int) -> Int {
+        var findings = 0
+        for _ in 0..<times {
+            findings += (try? DiagnosticsReport.decode(data, source: "profile"))?.findings.count ?? 0
+        }
+        return findings
+    }
+
+    static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {
+        let count = context.quick ? 10_000 : 100_000
+        let engine = engine(findings: count)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rd-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("report.json").path

@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 
 /// What a closure on a retain path is: its function (through the compiler's partial-apply
 /// forwarder to the closure the user wrote), whose code it is, and, from its debug
@@ -84,7 +85,7 @@ final class ClosureSymbols: Sendable {
         if let cached = sources.withLock({ $0[key] }) {
             source = cached
         } else {
-            source = resolver.symbolizerPath.flatMap {
+            source = (resolver.symbolizer?.path).flatMap {
                 ClosureSource.resolve(symbol: implementation, image: image, symbolizer: $0)
             }
             sources.withLock { $0[key] = source }

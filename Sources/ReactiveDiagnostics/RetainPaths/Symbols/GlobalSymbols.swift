@@ -1,5 +1,6 @@
 import CReactiveDiagnostics
 import Foundation
+import ReactiveDiagnosticsSymbolication
 import _ReactiveDiagnosticsProcess
 
 /// Names the global or static variable at an address in an image's data, from the image's
@@ -20,7 +21,7 @@ final class GlobalSymbols: Sendable {
         if let cached = cache.withLock({ $0[address] }) {
             return cached
         }
-        let found = lookUp(address, symbolizer: resolver.symbolizerPath)
+        let found = lookUp(address, symbolizer: resolver.symbolizer?.path)
         cache.withLock { $0[address] = found }
         return found
     }

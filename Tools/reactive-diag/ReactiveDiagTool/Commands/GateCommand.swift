@@ -11,8 +11,10 @@ struct GateCommand: ParsableCommand, ToolCommand {
             A finding counts when it is not suppressed and --fail-on selects it; it is new when its \
             fingerprint is not in the baseline. Exit 0 when nothing is new (and --max-live holds), 1 \
             when something is, 2 when an input is unusable. The verdict goes to standard error; \
-            --github-annotations prints workflow commands on standard output; --sarif and --junit \
-            write files. All output is in a deterministic order.
+            --github-annotations prints workflow commands on standard output (each at the culprit's \
+            file, line and column) and, when GITHUB_STEP_SUMMARY is set, appends a Markdown table of the \
+            new findings to that file; --sarif and --junit write files. Source paths are relative to \
+            --source-root. All output is in a deterministic order.
             """)
 
     @OptionGroup var input: InputOptions
@@ -43,7 +45,7 @@ struct GateCommand: ParsableCommand, ToolCommand {
     var maxAnnotations = 50
 
     @Option(name: .customLong("source-root"), help: ArgumentHelp(
-        "Make source paths in SARIF and annotations relative to this directory (default: the working directory).",
+        "Make source paths in SARIF, JUnit, annotations and the job summary relative to this directory (default: the working directory).",
         valueName: "dir"))
     var sourceRoot: String?
 
@@ -78,6 +80,7 @@ struct GateCommand: ParsableCommand, ToolCommand {
             for line in GitHubAnnotations.lines(for: &facts, limit: maxAnnotations) {
                 context.stdout.write(line + "\n")
             }
+            try JobSummary.append(for: &facts, environment: context.environment)
         }
         let style = TerminalStyle(enabled: color.isEnabled(for: context.stderr, environment: context.environment))
         var verdict = GateVerdict(evaluation: evaluation, stacks: facts.stacks, style: style)
@@ -90,7 +93,7 @@ struct GateCommand: ParsableCommand, ToolCommand {
     /// A `--fail-on` kind that the engine does not define and no finding has is probably a typo.
     private func warnAboutUnknownKinds(_ policy: FailOnPolicy, report: DiagnosticsReport, context: ToolContext) {
         let present = Set(report.findings.map(\.kind))
-        for kind in policy.kinds.sorted() where !KindCatalog.isKnown(kind) && !present.contains(kind) {
+        for kind in policy.kinds.sorted() where !FindingCatalog.isKnown(kind) && !present.contains(kind) {
             context.note("--fail-on: '\(kind)' is not a known finding kind and no finding has it")
         }
     }

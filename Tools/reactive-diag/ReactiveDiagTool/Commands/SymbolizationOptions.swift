@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 
-/// How `show` and `html` resolve file:line: through llvm-symbolizer when it is on PATH.
+/// How `show` and `html` fill in the file:line a report lacks (one written without a
+/// symbolizer, or rebuilt from a crash journal): through llvm-symbolizer when it is on PATH.
+/// Frames that already carry their line are used as the report holds them.
 struct SymbolizationOptions: ParsableArguments {
     @Flag(name: .customLong("no-symbolize"), help: "Do not run llvm-symbolizer, even when it is on PATH.")
     var noSymbolize = false
@@ -35,17 +38,21 @@ struct SymbolizationOptions: ParsableArguments {
             }
             return url
         }
-        return ExecutableLookup.find("llvm-symbolizer", environment: context.environment)
+        return SymbolizerLocator.onPath("llvm-symbolizer", environment: context.environment)
     }
 
     /// Resolves file:line for the frames of `stacks` when a symbolizer is available;
     /// prints a note for every binary that could not be used.
     func resolve(_ report: DiagnosticsReport, stacks: Set<Int>, in context: ToolContext) throws -> DiagnosticsReport {
         guard !noSymbolize, !stacks.isEmpty, let url = try locate(in: context) else { return report }
-        let resolver = SourceResolver(symbolizer: url, demangler: nil, timeout: timeout)
-        let outcome = resolver.resolve(report, stacks: stacks, fillFunctions: false)
-        outcome.notes.forEach(context.note)
-        return outcome.report
+        var report = report
+        let resolver = SourceLineResolver(symbolizer: url, timeout: timeout)
+        let fill = report.fillSourceLines(with: resolver, stacks: stacks, verifyBuildIDs: true)
+        fill.notes.forEach(context.note)
+        if fill.resolvedFrames > 0, report.sourceLines != nil {
+            report.recordSourceLines(resolver: resolver, fill: fill)
+        }
+        return report
     }
 }
 

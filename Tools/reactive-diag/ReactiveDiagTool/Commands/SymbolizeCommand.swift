@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 
 /// `reactive-diag symbolize REPORT -o FILE`: resolve a report's addresses offline.
 struct SymbolizeCommand: ParsableCommand, ToolCommand {
@@ -45,17 +46,20 @@ struct SymbolizeCommand: ParsableCommand, ToolCommand {
             throw ToolError("llvm-symbolizer: not found on PATH; install LLVM (the Swift toolchain ships it) "
                 + "or pass --symbolizer PATH")
         }
-        let (loaded, _) = try ReportInputs.load(
+        var (loaded, _) = try ReportInputs.load(
             [report], maxBytes: ReportInputs.bytes(mebibytes: maxInputMB), in: context)
-        let demangler = ExecutableLookup.find("swift-demangle", environment: context.environment)
+        let demangler = SymbolizerLocator.onPath("swift-demangle", environment: context.environment)
             ?? Self.sibling("swift-demangle", of: url)
-        let resolver = SourceResolver(symbolizer: url, demangler: demangler, timeout: timeout)
-        let outcome = resolver.resolve(loaded, stacks: nil, fillFunctions: true)
-        outcome.notes.forEach(context.note)
-        try OutputFile.write(try outcome.report.encoded(prettyPrinted: pretty), to: output, in: context)
-        context.stderr.write("reactive-diag: resolved file:line for \(outcome.resolvedFrames) of "
-            + "\(Formatting.count(outcome.candidateFrames, "frame")) in "
-            + "\(Formatting.count(outcome.images, "binary", "binaries")); wrote \(output)\n")
+        let resolver = SourceLineResolver(symbolizer: url, timeout: timeout)
+        let fill = loaded.fillSourceLines(with: resolver, verifyBuildIDs: true, fillFunctions: true, demangler: demangler)
+        fill.notes.forEach(context.note)
+        // The output is a report of the current version, saying how complete its lines now are.
+        loaded.schemaVersion = DiagnosticsReport.currentSchemaVersion
+        loaded.recordSourceLines(resolver: resolver, fill: fill)
+        try OutputFile.write(try loaded.encoded(prettyPrinted: pretty), to: output, in: context)
+        context.stderr.write("reactive-diag: resolved file:line for \(fill.resolvedFrames) of "
+            + "\(Formatting.count(fill.candidateFrames, "frame")) in "
+            + "\(Formatting.count(fill.images, "binary", "binaries")); wrote \(output)\n")
         return ExitStatus.success
     }
 

@@ -25,34 +25,41 @@ struct GateFacts {
 
     var escapedStacks: [Int: String] = [:]
 
-    /// The stacks of `finding` with their roles and threads.
-    mutating func stacks(of finding: ReportFinding) -> [(role: String, stack: StackView, thread: ReportThread?)] {
-        var result: [(role: String, stack: StackView, thread: ReportThread?)] = []
-        for (role, id, thread) in [
-            ("allocation", finding.allocationStack, nil), ("event", finding.eventStack, finding.thread),
-            ("related", finding.relatedStack, finding.otherThread),
-        ] {
-            if let id, let stack = stacks.view(id) {
-                result.append((role, stack, thread))
+    /// The stacks of `finding` with their roles and threads, and how the presentation
+    /// introduces each (``FindingText/stackHeading(_:of:)``).
+    mutating func stacks(of finding: ReportFinding) -> [(heading: String, stack: StackView, thread: ReportThread?)] {
+        var result: [(heading: String, stack: StackView, thread: ReportThread?)] = []
+        for (role, id) in finding.stackReferences {
+            if let stack = stacks.view(id) {
+                result.append((FindingText.stackHeading(role, of: finding), stack, finding.thread(of: role)))
             }
         }
         return result
     }
 
-    /// The frame that says where `finding` is: the focus frame of its primary stack.
-    mutating func focus(of finding: ReportFinding) -> FrameView? {
-        finding.primaryStack.flatMap { stacks.view($0) }?.focusFrame
+    /// Where `finding` is placed (``FindingPlacement``): its culprit frame with a source line,
+    /// else the frame that best says where without one.
+    mutating func place(of finding: ReportFinding) -> (stack: Int, frame: FrameView)? {
+        let index = stacks.index
+        guard let place = FindingPlacement.place(of: finding, stacks: index.stack),
+            let stack = stacks.view(place.stack), place.index < stack.frames.count
+        else { return nil }
+        return (place.stack, stack.frames[place.index])
     }
 
-    /// The first frame of the finding's stacks with a source file, the focus frame first.
+    /// The culprit frame, when it has a source line.
     mutating func sourceFrame(of finding: ReportFinding) -> FrameView? {
-        if let focus = focus(of: finding), focus.file != nil { return focus }
-        for entry in stacks(of: finding) {
-            if let frame = entry.stack.frames.first(where: { $0.file != nil && $0.category == FrameCategory.user.rawValue }) {
-                return frame
-            }
-        }
-        return nil
+        guard let frame = place(of: finding)?.frame, frame.file != nil, (frame.line ?? 0) > 0 else { return nil }
+        return frame
+    }
+
+    /// Where the most live resources were allocated: the first user frame with a line of the
+    /// top site's stack, else its focus frame.
+    mutating func liveSiteFrame() -> FrameView? {
+        guard let id = liveSites.first?.stack, let stack = stacks.index.stack(id) else { return nil }
+        let probe = ReportFinding(id: 0, kind: "", severity: .error, message: "", fingerprint: "", policy: "", allocationStack: id)
+        guard let place = FindingPlacement.place(of: probe, stacks: { $0 == id ? stack : nil }) else { return nil }
+        return stacks.view(id).map { $0.frames[place.index] }
     }
 
     /// `leakedSubscription "cart.refresh"`: the kind and the label.

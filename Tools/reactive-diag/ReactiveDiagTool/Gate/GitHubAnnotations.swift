@@ -52,7 +52,7 @@ package enum GitHubAnnotations {
         if !group.tests.isEmpty { message.append("tests: " + Formatting.list(group.tests, limit: 5)) }
         message.append("fingerprint: \(group.fingerprint)")
         if let primary = facts.stacks(of: finding).first {
-            message.append("\(primary.role) stack:")
+            message.append("\(primary.heading):")
             message += facts.stackText.lines(for: primary.stack).prefix(12)
         }
         return "::\(command) \(properties.joined(separator: ","))::" + escapeData(message.joined(separator: "\n"))

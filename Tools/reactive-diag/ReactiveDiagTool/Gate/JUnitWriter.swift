@@ -1,13 +1,15 @@
 import ReactiveDiagnosticsReport
 
 /// Writes the gate's new findings as JUnit XML: one `<testsuite>` with one failed
-/// `<testcase>` per new finding (named by kind and label, classname the test), the message
-/// in the failure's `message` and the folded stacks in its body. A passing gate writes one
-/// passing test case, so CI shows that the gate ran.
+/// `<testcase>` per new finding (named by kind and label, classname the test, `file` and `line`
+/// the culprit's source line, the path relative to the source root), the message in the
+/// failure's `message` and the folded stacks in its body. A passing gate writes one passing
+/// test case, so CI shows that the gate ran.
 ///
 /// ```xml
 /// <testsuite name="reactive-diag gate" tests="1" failures="1" errors="0" skipped="0">
-///   <testcase name="leakedSubscription &quot;cart.refresh&quot;" classname="CartTests.testRefresh()">
+///   <testcase name="leakedSubscription &quot;cart.refresh&quot;" classname="CartTests.testRefresh()"
+///             file="Sources/Cart/CartViewModel.swift" line="42">
 ///     <failure type="leakedSubscription" message="A subscription is still alive …">…</failure>
 ///   </testcase>
 /// </testsuite>
@@ -42,17 +44,21 @@ enum JUnitWriter {
         var header: [String] = [finding.message]
         if let test = finding.test { header.append("test: \(test)") }
         header.append("fingerprint: \(finding.fingerprint) · severity: \(finding.severity.rawValue) · finding #\(finding.id)")
-        if let frame = facts.sourceFrame(of: finding) ?? facts.focus(of: finding) {
+        let place = facts.place(of: finding)?.frame
+        if let frame = place {
             header.append("where: " + frame.oneLine)
+        }
+        var source: (file: String, line: Int)?
+        if let frame = place, let file = frame.file, let line = frame.line, line > 0 {
+            source = (facts.paths.display(file), line)
         }
         var body = XMLText.escape(header.joined(separator: "\n"))
         for entry in facts.stacks(of: finding) {
-            let thread = entry.thread.map { " (\(ThreadView($0).text))" } ?? ""
-            body += "\n" + XMLText.escape("\(entry.role) stack\(thread):") + facts.escapedStack(entry.stack)
+            body += "\n" + XMLText.escape("\(entry.heading):") + facts.escapedStack(entry.stack)
         }
         return failedCase(
             name: GateFacts.title(kind: finding.kind, label: finding.label), className: finding.test ?? "reactive-diag",
-            type: finding.kind, message: finding.message, escapedBody: body)
+            type: finding.kind, message: finding.message, escapedBody: body, source: source)
     }
 
     private static func liveBody(_ facts: GateFacts) -> String {
@@ -63,9 +69,11 @@ enum JUnitWriter {
     }
 
     private static func failedCase(
-        name: String, className: String, type: String, message: String, escapedBody: String
+        name: String, className: String, type: String, message: String, escapedBody: String,
+        source: (file: String, line: Int)? = nil
     ) -> String {
-        "  <testcase name=\"\(XMLText.escape(name, attribute: true))\" classname=\"\(XMLText.escape(className, attribute: true))\">\n"
+        let place = source.map { " file=\"\(XMLText.escape($0.file, attribute: true))\" line=\"\($0.line)\"" } ?? ""
+        return "  <testcase name=\"\(XMLText.escape(name, attribute: true))\" classname=\"\(XMLText.escape(className, attribute: true))\"\(place)>\n"
             + "    <failure type=\"\(XMLText.escape(type, attribute: true))\" message=\"\(XMLText.escape(message, attribute: true))\">"
             + escapedBody + "</failure>\n"
             + "  </testcase>"

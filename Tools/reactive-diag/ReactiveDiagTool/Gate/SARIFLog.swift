@@ -36,6 +36,9 @@ struct SARIFLog: Codable, Equatable {
         var id: String
         var name: String
         var shortDescription: Message
+        var fullDescription: Message
+        var help: Message
+        var helpUri: String?
         var defaultConfiguration: Configuration
         var properties: RuleProperties
     }
@@ -50,6 +53,7 @@ struct SARIFLog: Codable, Equatable {
 
     struct Message: Codable, Equatable {
         var text: String
+        var markdown: String?
     }
 
     struct Result: Codable, Equatable {
@@ -58,6 +62,7 @@ struct SARIFLog: Codable, Equatable {
         var level: String
         var message: Message
         var locations: [Location]
+        var relatedLocations: [Location]?
         var partialFingerprints: [String: String]
         var stacks: [Stack]
         var baselineState: String
@@ -72,14 +77,23 @@ struct SARIFLog: Codable, Equatable {
     }
 
     struct Location: Codable, Equatable {
+        var id: Int?
         var physicalLocation: PhysicalLocation?
         var logicalLocations: [LogicalLocation]?
         var message: Message?
     }
 
+    /// A place in a file (`artifactLocation`, `region`) or, without a line, in a binary
+    /// (`artifactLocation` the binary, `address` the offset in it).
     struct PhysicalLocation: Codable, Equatable {
-        var artifactLocation: ArtifactLocation
+        var artifactLocation: ArtifactLocation?
         var region: Region?
+        var address: Address?
+    }
+
+    struct Address: Codable, Equatable {
+        var relativeAddress: Int?
+        var fullyQualifiedName: String?
     }
 
     struct ArtifactLocation: Codable, Equatable {

@@ -1,11 +1,12 @@
 import Foundation
 import ReactiveDiagnosticsReport
 
-/// Writes the gate's new findings as a SARIF 2.1.0 log: one rule per finding kind (the
-/// rule id is the kind, so it is stable), one result per new fingerprint with
-/// `partialFingerprints["reactiveDiagnostics/v1"]`, its location (a physical location when
-/// file:line is known, else the function as a logical location) and its stacks as
-/// `stacks[].frames`.
+/// Writes the gate's new findings as a SARIF 2.1.0 log: one rule per finding kind (the rule id
+/// is the kind, so it is stable) with its summary and help from the ``FindingCatalog``; one
+/// result per new fingerprint with `partialFingerprints["reactiveDiagnostics/v1"]`, its
+/// `physicalLocation` at the culprit user frame (a repository-relative `uri` with `uriBaseId`
+/// and the line and column; without a line, the binary and the offset in it), the other user
+/// frames with a line as `relatedLocations`, and every frame of its stacks as `stacks`.
 ///
 /// ```swift
 /// var facts = GateFacts(evaluation: evaluation, stacks: stacks, paths: SourcePaths(root: "/repo"), liveSites: [])
@@ -22,7 +23,7 @@ enum SARIFWriter {
     /// The log for the new findings in `facts`.
     static func log(for facts: inout GateFacts) -> SARIFLog {
         let groups = facts.evaluation.newGroups
-        var kinds = Set(KindCatalog.entries.map(\.kind))
+        var kinds = Set(FindingCatalog.kinds.map(\.name))
         kinds.formUnion(groups.map(\.kind))
         kinds.insert(liveRuleID)
         let ruleIDs = kinds.sorted()
@@ -35,9 +36,13 @@ enum SARIFWriter {
             results.append(result(for: group, ruleIndex: ruleIndex[group.kind] ?? 0, facts: &facts))
         }
         if facts.evaluation.liveExceeded {
+            var locations: [SARIFLog.Location] = []
+            if let frame = facts.liveSiteFrame() {
+                locations.append(location(of: frame, paths: facts.paths, inBinary: true))
+            }
             results.append(SARIFLog.Result(
                 ruleId: liveRuleID, ruleIndex: ruleIndex[liveRuleID] ?? 0, level: "error",
-                message: .init(text: facts.liveMessage), locations: [],
+                message: .init(text: facts.liveMessage), locations: locations,
                 partialFingerprints: [fingerprintKey: liveRuleID], stacks: [], baselineState: "new",
                 properties: .init(count: facts.evaluation.liveTotal, tests: [], labels: [], findingIDs: [])))
         }
@@ -68,22 +73,30 @@ enum SARIFWriter {
     }
 
     private static func rule(_ id: String, observed: ReportSeverity?) -> SARIFLog.Rule {
-        let entry = KindCatalog.entry(for: id)
-        let summary = id == liveRuleID
-            ? "More resources were alive at the end of the run than --max-live allows."
-            : entry?.summary ?? "A ReactiveDiagnostics finding of kind \(id)."
-        let severity = entry?.defaultSeverity ?? observed ?? .error
-        let isLifetime = id == liveRuleID || lifetimeKinds.contains(id)
+        let info = FindingCatalog.info(for: id)
+        let summary: String
+        let help: SARIFLog.Message
+        if id == liveRuleID {
+            summary = "More resources were alive at the end of the run than --max-live allows."
+            help = .init(
+                text: summary + "\nFix: look at the live allocation sites (reactive-diag show) and release what they hold.",
+                markdown: summary + "\n\n- **Fix:** look at the live allocation sites (`reactive-diag show`) and release what they hold.")
+        } else if let info {
+            summary = info.summary
+            help = .init(text: info.helpText, markdown: info.helpMarkdown)
+        } else {
+            summary = "A ReactiveDiagnostics finding of kind \(id)."
+            help = .init(text: summary + " (a kind an adapter defines; see its documentation)")
+        }
+        let severity = info?.defaultSeverity ?? observed ?? .error
+        let isLifetime = id == liveRuleID || info?.isLifetime == true
         let tags = ["reactive-diagnostics", isLifetime ? "lifetime" : "correctness"]
         return SARIFLog.Rule(
             id: id, name: id.prefix(1).uppercased() + id.dropFirst(), shortDescription: .init(text: summary),
+            fullDescription: .init(text: info?.description ?? summary), help: help,
+            helpUri: info.map { "\(informationURI)/blob/main/\($0.documentationPath)" },
             defaultConfiguration: .init(level: level(severity)), properties: .init(tags: tags))
     }
-
-    private static let lifetimeKinds: Set<String> = [
-        "leakedSubscription", "leakedResource", "uncancelledTimer", "pendingAction", "callbackNeverCalled",
-        "observerNotRemoved", "prematureCancellation",
-    ]
 
     private static func result(for group: FindingGroup, ruleIndex: Int, facts: inout GateFacts) -> SARIFLog.Result {
         let finding = group.representative
@@ -91,13 +104,23 @@ enum SARIFWriter {
         if group.count > 1 || !group.tests.isEmpty {
             message += " (×\(group.count)" + (group.tests.isEmpty ? "" : " in " + Formatting.list(group.tests, limit: 5)) + ")"
         }
-        var locations: [SARIFLog.Location] = []
-        if let frame = facts.sourceFrame(of: finding) ?? facts.focus(of: finding) {
-            locations.append(location(of: frame, paths: facts.paths))
+        let place = facts.place(of: finding)
+        let locations = place.map { [location(of: $0.frame, paths: facts.paths, inBinary: true)] } ?? []
+        var related: [SARIFLog.Location] = []
+        var seen: Set<String> = place.flatMap { $0.frame.sourceLocation }.map { [$0] } ?? []
+        let stacks = facts.stacks(of: finding)
+        for entry in stacks {
+            for frame in entry.stack.frames where frame.category == FrameCategory.user.rawValue && (frame.line ?? 0) > 0 {
+                guard let source = frame.sourceLocation, seen.insert(source).inserted else { continue }
+                var location = location(of: frame, paths: facts.paths)
+                location.id = related.count
+                location.message = .init(text: "\(entry.heading), #\(frame.index): \(frame.name)")
+                related.append(location)
+            }
         }
-        let stacks = facts.stacks(of: finding).map { entry in
+        let sarifStacks = stacks.map { entry in
             SARIFLog.Stack(
-                message: .init(text: "\(entry.role) stack" + (entry.thread.map { " (\(ThreadView($0).text))" } ?? "")),
+                message: .init(text: entry.heading),
                 frames: entry.stack.frames.map { frame in
                     var location = location(of: frame, paths: facts.paths)
                     location.message = nil  // the logical location already names the function
@@ -106,30 +129,43 @@ enum SARIFWriter {
         }
         return SARIFLog.Result(
             ruleId: group.kind, ruleIndex: ruleIndex, level: level(group.severity), message: .init(text: message),
-            locations: locations, partialFingerprints: [fingerprintKey: group.fingerprint], stacks: stacks,
-            baselineState: "new",
+            locations: locations, relatedLocations: related.isEmpty ? nil : related,
+            partialFingerprints: [fingerprintKey: group.fingerprint], stacks: sarifStacks, baselineState: "new",
             properties: .init(count: group.count, tests: group.tests, labels: group.labels, findingIDs: group.findingIDs))
     }
 
-    /// A frame's location: physical when its file is known, always logical with the function.
-    static func location(of frame: FrameView, paths: SourcePaths) -> SARIFLog.Location {
+    /// A frame's location: in its source file when the file is known, else (for a result's own
+    /// location, `inBinary`) in its binary, the offset as a relative address; always the function
+    /// as a logical location.
+    static func location(of frame: FrameView, paths: SourcePaths, inBinary: Bool = false) -> SARIFLog.Location {
         var physical: SARIFLog.PhysicalLocation?
         if let file = frame.file {
-            let artifact: SARIFLog.ArtifactLocation
-            if let relative = paths.relative(file) {
-                artifact = .init(uri: SourcePaths.encode(relative), uriBaseId: "SRCROOT")
-            } else {
-                artifact = .init(uri: "file://" + SourcePaths.encode(file), uriBaseId: nil)
-            }
             var region: SARIFLog.Region?
             if let line = frame.line, line > 0 {
                 region = SARIFLog.Region(startLine: line, startColumn: frame.column.flatMap { $0 > 0 ? $0 : nil })
             }
-            physical = .init(artifactLocation: artifact, region: region)
+            physical = .init(artifactLocation: artifact(file, paths: paths), region: region)
+        } else if inBinary, let image = frame.image, let offset = frame.offset.flatMap(Self.parseHex) {
+            physical = .init(
+                artifactLocation: artifact(image, paths: paths), region: nil,
+                address: .init(relativeAddress: offset, fullyQualifiedName: frame.function ?? frame.symbol))
         }
         return SARIFLog.Location(
             physicalLocation: physical,
             logicalLocations: [SARIFLog.LogicalLocation(fullyQualifiedName: frame.name, kind: "function")],
             message: .init(text: frame.name))
+    }
+
+    /// A repository-relative `uri` with `uriBaseId` under the source root, else a `file://` URI.
+    private static func artifact(_ path: String, paths: SourcePaths) -> SARIFLog.ArtifactLocation {
+        if let relative = paths.relative(path) {
+            return .init(uri: SourcePaths.encode(relative), uriBaseId: "SRCROOT")
+        }
+        return .init(uri: "file://" + SourcePaths.encode(path), uriBaseId: nil)
+    }
+
+    private static func parseHex(_ text: String) -> Int? {
+        let digits = text.hasPrefix("0x") ? text.dropFirst(2) : Substring(text)
+        return Int(digits, radix: 16)
     }
 }

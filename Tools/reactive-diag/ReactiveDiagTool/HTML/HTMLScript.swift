@@ -89,19 +89,6 @@ enum HTMLScript {
             if (filter.q && searchText(group, index).indexOf(filter.q) < 0) { return false; }
             return true;
           }
-          function foldText(run) {
-            var order = ["framework", "system", "diagnostics", "user"], present = {}, modules = [];
-            run.forEach(function (frame) {
-              present[frame.category] = true;
-              var name = frame.module || (frame.image ? frame.image.split("/").pop() : null);
-              if (name && modules.indexOf(name) < 0) { modules.push(name); }
-            });
-            var kinds = order.filter(function (kind) { return present[kind]; });
-            var kindText = kinds.length > 1 ? kinds.slice(0, -1).join(", ") + " and " + kinds[kinds.length - 1] : kinds[0];
-            var shown = modules.slice(0, 4).join(", ") + (modules.length > 4 ? ", \\u2026" : "");
-            return "\\u22ef " + run.length + " " + kindText + " frame" + (run.length === 1 ? "" : "s")
-              + (modules.length ? " (" + shown + ")" : "");
-          }
           function frameItem(frame, highlighted) {
             var item = el("li", highlighted ? "user" : "other", (highlighted ? "\\u25b8 " : "  ") + "#" + frame.index + " " + frame.name);
             var location = where(frame);
@@ -111,42 +98,44 @@ enum HTMLScript {
           function renderStack(reference) {
             var stack = stacks[reference.stack];
             var box = el("div", "stack");
-            var title = reference.role + " stack";
-            if (reference.thread) {
-              title += " (thread " + reference.thread.id + (reference.thread.name ? " \\"" + reference.thread.name + "\\"" : "")
-                + (reference.thread.isMainQueue ? ", main queue" : "") + ")";
-            }
+            var title = reference.heading;
             box.appendChild(el("h4", null, title));
             if (!stack) { return box; }
+            // The lines come folded by the shared presentation (FindingText), as show folds them.
             var frames = el("ol", "frames");
-            if (stack.droppedFrames > 0) {
-              frames.appendChild(el("li", "dropped", "\\u22ef " + stack.droppedFrames + " ReactiveDiagnostics frame"
-                + (stack.droppedFrames === 1 ? "" : "s") + " dropped by the engine"));
-            }
-            var hasUser = stack.frames.some(function (frame) { return frame.category === "user"; });
-            var run = [];
-            function shown(frame) { return frame.category === "user" || (!hasUser && frame.category !== "system"); }
-            function closeRun() {
-              if (run.length === 1) {
-                frames.appendChild(frameItem(run[0], false));
-              } else if (run.length > 1) {
+            stack.lines.forEach(function (line) {
+              if (line.kind === "frame") {
+                frames.appendChild(frameItem(stack.frames[line.frames[0]], line.highlighted));
+              } else if (!line.frames.length) {
+                frames.appendChild(el("li", "dropped", line.text));
+              } else {
                 var item = el("li", "folded");
                 var fold = el("details");
-                fold.appendChild(el("summary", null, foldText(run)));
+                fold.appendChild(el("summary", null, line.text));
                 var inner = el("ol", "frames");
-                run.forEach(function (frame) { inner.appendChild(frameItem(frame, false)); });
+                line.frames.forEach(function (index) { inner.appendChild(frameItem(stack.frames[index], false)); });
                 fold.appendChild(inner);
                 item.appendChild(fold);
                 frames.appendChild(item);
               }
-              run = [];
-            }
-            stack.frames.forEach(function (frame) {
-              if (shown(frame)) { closeRun(); frames.appendChild(frameItem(frame, frame.category === "user")); }
-              else { run.push(frame); }
             });
-            closeRun();
             box.appendChild(frames);
+            return box;
+          }
+          function renderSource(source) {
+            var box = el("div", "source");
+            var link = el("a", "source-link", source.path + ":" + source.line + (source.column ? ":" + source.column : ""));
+            link.setAttribute("href", "file://" + encodeURI(source.file) + "#L" + source.line);
+            box.appendChild(link);
+            if (source.lines.length) {
+              var code = el("pre", "excerpt");
+              source.lines.forEach(function (text, offset) {
+                var number = source.firstLine + offset;
+                var row = el("span", number === source.line ? "hit" : null, String(number).padStart(5, " ") + "  " + text + "\\n");
+                code.appendChild(row);
+              });
+              box.appendChild(code);
+            }
             return box;
           }
           function fact(container, name, value) {
@@ -167,6 +156,7 @@ enum HTMLScript {
             details.appendChild(summary);
             var content = el("div", "body");
             content.appendChild(el("p", "message", group.message));
+            if (group.source) { content.appendChild(renderSource(group.source)); }
             var facts = el("dl", "facts");
             if (group.tests.length) { fact(facts, "tests", group.tests.join(", ")); }
             if (group.resourceKind) { fact(facts, "resource", group.resourceKind); }

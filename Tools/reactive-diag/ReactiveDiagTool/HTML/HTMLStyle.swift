@@ -36,5 +36,9 @@ enum HTMLStyle {
         ol.frames li{overflow-wrap:anywhere}ol.frames li.user{color:var(--user);font-weight:600}
         ol.frames li.other,ol.frames li.folded summary,ol.frames li.dropped{color:var(--muted)}
         ol.frames .where{color:var(--muted);font-weight:400;margin-left:8px}
+        .source{margin:6px 0}.source-link{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--user)}
+        pre.excerpt{margin:4px 0;padding:6px 8px;background:var(--panel);border:1px solid var(--line);border-radius:4px;\
+        font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;overflow-x:auto}
+        pre.excerpt span{display:block;white-space:pre}pre.excerpt span.hit{background:rgba(255,200,0,.25);font-weight:600}
         """
 }

@@ -43,10 +43,12 @@ public final class StringSink: OutputSink {
         self.isTerminal = isTerminal
     }
 
+    /// Appends `text` to ``text``.
     public func write(_ text: String) {
         self.text += text
     }
 
+    /// Does nothing: ``text`` is always up to date.
     public func flush() {}
 }
 
@@ -75,10 +77,12 @@ public final class FileDescriptorSink: OutputSink {
         flush()
     }
 
+    /// Whether the descriptor is a terminal (`isatty`), which turns on colour under `--color auto`.
     public var isTerminal: Bool {
         isatty(descriptor) != 0
     }
 
+    /// Buffers `text`, writing the buffer out once it holds 64 KiB.
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= Self.chunk {
@@ -86,6 +90,8 @@ public final class FileDescriptorSink: OutputSink {
         }
     }
 
+    /// Writes the buffer out, retrying interrupted writes; a reader that went away (`EPIPE`)
+    /// drops the rest quietly, so `reactive-diag show … | head` ends cleanly.
     public func flush() {
         var offset = 0
         buffer.withUnsafeBytes { bytes in

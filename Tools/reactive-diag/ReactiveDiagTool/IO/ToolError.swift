@@ -31,6 +31,8 @@ public struct ToolError: Error, CustomStringConvertible, Sendable, Equatable {
         ToolError("\(path): cannot write the file: \(ErrorText.describe(error))")
     }
 
+    /// The one-line message, which the tool prints on standard error before exiting with
+    /// ``exitCode``.
     public var description: String { message }
 }
 

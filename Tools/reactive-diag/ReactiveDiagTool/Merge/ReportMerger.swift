@@ -34,12 +34,26 @@ enum ReportMerger {
         run.tests = reports.flatMap(\.run.tests)
         run.processCount = reports.reduce(0) { $0 + $1.run.processCount }
         run.completeness = .merged
-        return DiagnosticsReport(
+        var merged = DiagnosticsReport(
             schemaVersion: DiagnosticsReport.currentSchemaVersion, tool: reports[0].tool, run: run,
             findings: state.findings, ledger: LedgerSummary(kinds: state.kinds, liveAtEnd: state.sites),
             schedulers: state.schedulerLabels.map { label in LatencyMerge.merge(state.schedulers[label] ?? []) },
             stacks: state.stacks, images: state.images,
             droppedFindings: reports.reduce(0) { $0 + $1.droppedFindings })
+        merged.sourceLines = Self.sourceLines(of: merged, from: reports)
+        return merged
+    }
+
+    /// The merged report's line status, counted anew; the inputs' reasons, each once, say why
+    /// lines are missing (a version 1 input did not say).
+    private static func sourceLines(of merged: DiagnosticsReport, from reports: [DiagnosticsReport]) -> SourceLineStatus {
+        var reasons: [String] = []
+        for report in reports {
+            let reason = report.sourceLines.map { $0.reason } ?? "a version 1 report, written before reports carried lines"
+            if let reason, !reasons.contains(reason) { reasons.append(reason) }
+        }
+        let resolver = reports.lazy.compactMap { $0.sourceLines?.resolver }.first
+        return SourceLineStatus.measure(merged, resolver: resolver, reason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
     }
 }
 

@@ -10,6 +10,11 @@ enum Formatting {
 
     /// A duration in nanoseconds: `850 ns`, `1.2 µs`, `3.4 ms`, `1.25 s`.
     static func duration(nanoseconds: Double) -> String {
+        // A report may say anything (an end before its start, an infinite latency): never trap.
+        guard nanoseconds.isFinite else { return "?" }
+        if nanoseconds < 0 {
+            return "-" + duration(nanoseconds: -nanoseconds)
+        }
         if nanoseconds < 1_000 {
             return "\(Int(nanoseconds.rounded())) ns"
         }

@@ -50,8 +50,7 @@ extension TextRenderer {
         }
         for reference in group.stacks {
             guard let stack = view.stack(reference.stack) else { continue }
-            let thread = reference.thread.map { " (\($0.text))" } ?? ""
-            line(indent + "\(reference.role) stack\(thread):")
+            line(indent + reference.heading + ":")
             for text in stackLines.lines(for: stack) {
                 line(indent + "  " + text)
             }
@@ -86,29 +85,21 @@ enum StackText {
         }
     }
 
-    /// One line per shown frame or fold.
+    /// One line per shown frame or fold: the shared presentation (``FindingText``), styled.
     static func lines(for stack: StackView, style: TerminalStyle) -> [String] {
-        StackFolding.lines(for: stack).map { line in
+        FindingText.lines(frames: stack.frames, droppedFrames: stack.droppedFrames, detail: .viewer).map { line in
             switch line {
-            case .dropped(let count):
-                return style.dim("  " + StackFolding.droppedText(count))
-            case .folded(let count, let categories, let modules):
-                return style.dim("  " + StackFolding.foldText(count: count, categories: categories, modules: modules))
-            case .frame(let frame, let highlighted):
-                return frameText(frame, highlighted: highlighted, style: style)
+            case .fold(let text, _):
+                return style.dim("  " + text)
+            case .frame(_, let head, let highlighted, let location, let binary):
+                var text = highlighted ? style.highlight(head) : style.dim(head)
+                if let location {
+                    text += " at " + style.location(location)
+                } else if let binary {
+                    text += style.dim(" (\(binary))")
+                }
+                return text
             }
         }
-    }
-
-    private static func frameText(_ frame: FrameView, highlighted: Bool, style: TerminalStyle) -> String {
-        let marker = highlighted ? "▸ " : "  "
-        let name = "#\(frame.index) \(frame.name)"
-        var text = highlighted ? style.highlight(marker + name) : style.dim(marker + name)
-        if let location = frame.sourceLocation {
-            text += " at " + style.location(location)
-        } else if let image = frame.foldingName, frame.module == nil || frame.function == nil {
-            text += style.dim(" (\(image)" + (frame.offset.map { " +\($0)" } ?? "") + ")")
-        }
-        return text
     }
 }

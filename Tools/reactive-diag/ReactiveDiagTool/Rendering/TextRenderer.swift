@@ -54,6 +54,9 @@ struct TextRenderer {
             line("  " + style.severity(.warning, "dropped   \(Formatting.count(run.droppedFindings, "finding")) "
                 + "not kept: the engine's limit was reached"))
         }
+        if let text = Self.sourceLineNote(run.sourceLines) {
+            line("  " + style.severity(.warning, "lines     " + text))
+        }
         line()
     }
 
@@ -131,6 +134,17 @@ struct TextRenderer {
             }
         }
         line()
+    }
+
+    /// What to say about a report's missing source lines, or `nil` when they are all there (or
+    /// the report does not say).
+    static func sourceLineNote(_ status: SourceLineStatus?) -> String? {
+        guard let status, status.state != .resolved else { return nil }
+        let reason = status.reason ?? "the report does not say why"
+        let what = status.state == .missing
+            ? "file:line missing: \(reason)"
+            : "file:line for \(status.resolvedUserFrames) of \(Formatting.count(status.userFrames, "user frame")): \(reason)"
+        return what + " (reactive-diag symbolize can fill them in)"
     }
 
     /// `p50 1.2 µs · p90 8.3 µs · p99 1.1 ms · max 2 ms (118 samples)`.

@@ -1,3 +1,5 @@
+import ReactiveDiagnosticsReport
+
 /// Findings sharing a fingerprint, as a view shows them.
 ///
 /// ```swift
@@ -30,6 +32,10 @@ public struct GroupView: Codable, Sendable, Equatable {
     public var details: [String: String]
     /// Where it happened in one line (`function at file:line`), when a stack says.
     public var location: String?
+    /// The frame the finding is placed at (`FindingPlacement`): its culprit.
+    public var culprit: FrameReference?
+    /// The culprit's source line and the lines around it (the HTML page reads them from the file).
+    public var source: SourceExcerpt?
     /// The representative finding's stacks: allocation, event, related.
     public var stacks: [StackReference]
     /// For a leaked subscription: why it is still alive, when the engine could tell.
@@ -51,6 +57,38 @@ public struct RetainPathView: Codable, Sendable, Equatable {
     public var lines: [String]
 }
 
+/// A frame of a view's stack.
+///
+/// ```swift
+/// if let culprit = group.culprit, let stack = view.stack(culprit.stack) { print(stack.frames[culprit.frame].name) }
+/// ```
+public struct FrameReference: Codable, Sendable, Equatable {
+    /// The id into ``ReportView/stacks``.
+    public var stack: Int
+    /// The frame's index in that stack.
+    public var frame: Int
+}
+
+/// A source line and the lines around it.
+///
+/// ```swift
+/// if let source = group.source { print("\(source.path):\(source.line)", source.lines.joined(separator: "\n")) }
+/// ```
+public struct SourceExcerpt: Codable, Sendable, Equatable {
+    /// The file as the report names it (absolute).
+    public var file: String
+    /// The file as people read it: relative to the working directory when it is under it.
+    public var path: String
+    /// The line, from 1.
+    public var line: Int
+    /// The column, when known.
+    public var column: Int?
+    /// The number of the first of ``lines``.
+    public var firstLine: Int
+    /// The lines around ``line``; empty when the file could not be read.
+    public var lines: [String]
+}
+
 /// A group's reference to a stack, with the role it plays.
 ///
 /// ```swift
@@ -65,6 +103,9 @@ public struct StackReference: Codable, Sendable, Equatable {
     public var stack: Int
     /// The thread the stack ran on, for event and related stacks.
     public var thread: ThreadView?
+    /// How the presentation introduces the stack: `allocated at`, `event at (thread …)`,
+    /// `stream created at` (`FindingText/stackHeading(_:of:)`).
+    public var heading: String
 }
 
 /// A thread as a view shows it.
@@ -77,14 +118,18 @@ public struct ThreadView: Codable, Sendable, Equatable {
     public var id: UInt64
     /// The thread's name.
     public var name: String?
+    /// The dispatch queue the work ran on, when it was one the app made.
+    public var queue: String?
     /// Whether it was the main queue.
     public var isMainQueue: Bool
 
-    /// `thread 1234 "worker", main queue`.
+    /// The thread as the report has it.
+    var reportThread: ReportThread {
+        ReportThread(id: id, name: name, queue: queue, isMainQueue: isMainQueue)
+    }
+
+    /// `thread 1234 "worker", main queue` (`FindingText/thread(_:)`).
     var text: String {
-        var parts = "thread \(id)"
-        if let name, !name.isEmpty { parts += " \"\(name)\"" }
-        if isMainQueue { parts += ", main queue" }
-        return parts
+        FindingText.thread(reportThread)
     }
 }

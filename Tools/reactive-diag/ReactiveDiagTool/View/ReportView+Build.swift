@@ -66,7 +66,9 @@ struct StackTable {
         let frames = stack.frames.enumerated().map { position, frame in
             FrameView(index: position, frame: frame, image: index.image(of: frame))
         }
-        let view = StackView(id: id, droppedFrames: stack.droppedFrames, frames: frames)
+        let view = StackView(
+            id: id, droppedFrames: stack.droppedFrames, frames: frames,
+            lines: StackLineView.lines(for: frames, droppedFrames: stack.droppedFrames))
         converted[id] = view
         return view
     }
@@ -81,19 +83,21 @@ extension GroupView {
     init(_ group: FindingGroup, stacks: inout StackTable) {
         let finding = group.representative
         var references: [StackReference] = []
-        for (role, id, thread) in [
-            ("allocation", finding.allocationStack, nil), ("event", finding.eventStack, finding.thread),
-            ("related", finding.relatedStack, finding.otherThread),
-        ] {
-            guard let id, stacks.view(id) != nil else { continue }
-            references.append(StackReference(role: role, stack: id, thread: thread.map(ThreadView.init)))
+        for (role, id) in finding.stackReferences {
+            guard stacks.view(id) != nil else { continue }
+            references.append(StackReference(
+                role: role.rawValue, stack: id, thread: finding.thread(of: role).map(ThreadView.init),
+                heading: FindingText.stackHeading(role, of: finding)))
         }
-        let focus = finding.primaryStack.flatMap { stacks.view($0) }?.focusFrame
+        let index = stacks.index
+        let place = FindingPlacement.place(of: finding, stacks: index.stack)
+        let frame = place.flatMap { place in stacks.view(place.stack).map { $0.frames[place.index] } }
         self.init(
             fingerprint: group.fingerprint, kind: group.kind, severity: group.severity.rawValue, count: group.count,
             message: finding.message, labels: group.labels, tests: group.tests, resourceKind: finding.resourceKind,
             suppressedBy: finding.suppressedBy, findingIDs: group.findingIDs, details: finding.details,
-            location: focus?.oneLine, stacks: references,
+            location: frame?.oneLine, culprit: place.map { FrameReference(stack: $0.stack, frame: $0.index) },
+            source: nil, stacks: references,
             retainPath: finding.retainPath.map {
                 RetainPathView(verdict: $0.verdict.rawValue, summary: $0.summary, lines: $0.textLines())
             })
@@ -109,7 +113,7 @@ extension FindingGroup {
 
 extension ThreadView {
     init(_ thread: ReportThread) {
-        self.init(id: thread.id, name: thread.name, isMainQueue: thread.isMainQueue)
+        self.init(id: thread.id, name: thread.name, queue: thread.queue, isMainQueue: thread.isMainQueue)
     }
 }
 
@@ -144,7 +148,7 @@ extension RunView {
             platform: run.platform, toolchain: run.toolchain, startTime: ReportDates.format(run.startTime),
             endTime: ReportDates.format(run.endTime),
             durationSeconds: ((run.endTime.timeIntervalSince(run.startTime)) * 1000).rounded() / 1000,
-            tests: run.tests, droppedFindings: report.droppedFindings)
+            tests: run.tests, droppedFindings: report.droppedFindings, sourceLines: report.sourceLines)
     }
 }
 

@@ -40,6 +40,11 @@ extension ReportView {
         view.stacks = stacks.map { stack in
             var stack = stack
             stack.frames = stack.frames.map { $0.sanitized(clean) }
+            stack.lines = stack.lines.map { line in
+                var line = line
+                line.text = clean(line.text)
+                return line
+            }
             return stack
         }
         return view
@@ -62,6 +67,9 @@ extension GroupView {
             var reference = reference
             let name = reference.thread?.name.map(clean)
             reference.thread?.name = name
+            let queue = reference.thread?.queue.map(clean)
+            reference.thread?.queue = queue
+            reference.heading = clean(reference.heading)
             return reference
         }
         return group

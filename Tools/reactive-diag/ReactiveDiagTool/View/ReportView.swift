@@ -59,6 +59,8 @@ public struct RunView: Codable, Sendable, Equatable {
     public var tests: [TestRecord]
     /// Findings the engine did not keep because its limit was reached.
     public var droppedFindings: Int
+    /// Whether the frames carry source lines, and why not (absent in a version 1 report).
+    public var sourceLines: SourceLineStatus?
 }
 
 /// The filters a view applied.

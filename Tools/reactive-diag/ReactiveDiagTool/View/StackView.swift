@@ -12,6 +12,9 @@ public struct StackView: Codable, Sendable, Equatable {
     public var droppedFrames: Int
     /// The frames, innermost first.
     public var frames: [FrameView]
+    /// The stack as the shared presentation shows it (`FindingText`): frames shown and runs
+    /// folded, in order. The HTML page renders these, so it folds as `show` does.
+    public var lines: [StackLineView]
 
     /// The frame that best says where: the first user frame, else the first frame that is
     /// not the runtime's, else the first.
@@ -24,6 +27,35 @@ public struct StackView: Codable, Sendable, Equatable {
     /// Whether any frame is the user's.
     var hasUserFrames: Bool {
         frames.contains { $0.category == FrameCategory.user.rawValue }
+    }
+}
+
+/// One line of a shown stack: a frame, or a fold of consecutive frames (or of the library's
+/// own frames the engine dropped, `frames` empty).
+///
+/// ```swift
+/// for line in stack.lines where line.kind == "fold" { print(line.text, line.frames) }
+/// ```
+public struct StackLineView: Codable, Sendable, Equatable {
+    /// `frame` or `fold`.
+    public var kind: String
+    /// The fold's text, or the frame's head (`▸ #2 name`).
+    public var text: String
+    /// The positions of the frames on the line: one for a frame, the folded ones for a fold.
+    public var frames: [Int]
+    /// Whether the frame is the user's (highlighted).
+    public var highlighted: Bool
+
+    /// The lines of `frames` as `FindingText` shows them.
+    static func lines(for frames: [FrameView], droppedFrames: Int) -> [StackLineView] {
+        FindingText.lines(frames: frames, droppedFrames: droppedFrames, detail: .viewer).map { line in
+            switch line {
+            case .fold(let text, let range):
+                return StackLineView(kind: "fold", text: text, frames: Array(range), highlighted: false)
+            case .frame(let index, let head, let highlighted, _, _):
+                return StackLineView(kind: "frame", text: head, frames: [index], highlighted: highlighted)
+            }
+        }
     }
 }
 
@@ -81,14 +113,25 @@ public struct FrameView: Codable, Sendable, Equatable {
         return "\(file):\(line):\(column)"
     }
 
-    /// The module to name when the frame is folded: the module, else the image's file name.
-    var foldingName: String? {
-        if let module, !module.isEmpty { return module }
-        return image.map { path in path.split(separator: "/").last.map(String.init) ?? path }
-    }
-
     /// `name at file:line`, or the name alone.
     var oneLine: String {
         sourceLocation.map { "\(name) at \($0)" } ?? name
     }
+}
+
+extension FrameView: PresentableFrame {
+    /// The name shown for the frame: the view's function name.
+    public var presentedName: String { name }
+    /// Whose code the frame is (user, framework, runtime or system), which decides its folding.
+    public var presentedCategory: FrameCategory { FrameCategory(rawValue: category) ?? .system }
+    /// The frame's `file:line:column`, when its source line is known.
+    public var presentedLocation: String? { sourceLocation }
+    /// The module the frame's function belongs to, when known.
+    public var presentedModule: String? { module }
+    /// Whether the frame's function was named by the symbolizer (an unnamed frame is shown by address).
+    public var hasFunctionName: Bool { function != nil }
+    /// The last path component of the binary the frame is in, when known.
+    public var presentedImageName: String? { image.map { path in path.split(separator: "/").last.map(String.init) ?? path } }
+    /// The frame's offset in its binary, when known.
+    public var presentedOffset: String? { offset }
 }

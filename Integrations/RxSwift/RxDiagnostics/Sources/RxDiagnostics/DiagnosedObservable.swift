@@ -8,7 +8,7 @@ import ReactiveDiagnostics
 /// the code that subscribed, until the stream completes, fails or is disposed. Every event
 /// on its way downstream goes through the grammar checker: `next* (error | completed)`,
 /// serial delivery (never two threads at once), re-entrant delivery on one thread (RxSwift's
-/// "Reentrancy anomaly"), events after dispose, and the optional ``StreamContract``. Events
+/// "Reentrancy anomaly"), events after dispose, and the optional `StreamContract`. Events
 /// are forwarded unchanged, outside every lock; findings go to the engine.
 ///
 /// ```swift

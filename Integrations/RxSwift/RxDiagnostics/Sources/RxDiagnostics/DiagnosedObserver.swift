@@ -8,7 +8,7 @@ import ReactiveDiagnostics
 /// observer receives `error` or `completed`, when it is disposed (``dispose()``), or when it
 /// is deallocated (RxSwift releases an observer when its subscription is disposed). Every
 /// event is checked against `next* (error | completed)`, serial and re-entrant delivery and
-/// the optional ``StreamContract``, then forwarded unchanged.
+/// the optional `StreamContract`, then forwarded unchanged.
 ///
 /// ```swift
 /// @Test func uploadReportsProgressThenFinishes() {

@@ -11,7 +11,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///     .disposed(by: disposeBag)
     /// ```
     ///
-    /// - Parameter contract: By default ``ReactiveDiagnostics/StreamContract/single``.
+    /// - Parameters:
+    ///   - label: The name findings and the report show.
+    ///   - contract: By default `StreamContract.single`.
+    ///   - engine: Where findings go.
     /// - Returns: A `Single` that behaves exactly like this one.
     public func diagnosed(
         _ label: String, contract: StreamContract = .single, engine: DiagnosticsEngine = .shared
@@ -27,7 +30,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// cache.cachedAvatar(for: user).diagnosed("cached avatar").subscribe(onSuccess: show).disposed(by: bag)
     /// ```
     ///
-    /// - Parameter contract: By default at most one value, then termination.
+    /// - Parameters:
+    ///   - label: The name findings and the report show.
+    ///   - contract: By default at most one value, then termination.
+    ///   - engine: Where findings go.
     /// - Returns: A `Maybe` that behaves exactly like this one.
     public func diagnosed(
         _ label: String, contract: StreamContract = StreamContract(values: 0...1, termination: .required),
@@ -44,7 +50,10 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     /// store.save(draft).diagnosed("save draft").subscribe(onCompleted: close).disposed(by: bag)
     /// ```
     ///
-    /// - Parameter contract: By default ``ReactiveDiagnostics/StreamContract/completable``.
+    /// - Parameters:
+    ///   - label: The name findings and the report show.
+    ///   - contract: By default `StreamContract.completable`.
+    ///   - engine: Where findings go.
     /// - Returns: A `Completable` that behaves exactly like this one.
     public func diagnosed(
         _ label: String, contract: StreamContract = .completable, engine: DiagnosticsEngine = .shared
@@ -60,8 +69,11 @@ extension InfallibleType {
     /// relay.asInfallible().diagnosed("selection").subscribe(onNext: select).disposed(by: bag)
     /// ```
     ///
-    /// - Parameter contract: By default: must not fail (an `Infallible` that fails is a
-    ///   `contractViolation`; the error is then dropped, as an `Infallible` cannot carry it).
+    /// - Parameters:
+    ///   - label: The name findings and the report show.
+    ///   - contract: By default: must not fail (an `Infallible` that fails is a
+    ///     `contractViolation`; the error is then dropped, as an `Infallible` cannot carry it).
+    ///   - engine: Where findings go.
     /// - Returns: An `Infallible` that behaves exactly like this one.
     public func diagnosed(
         _ label: String, contract: StreamContract = StreamContract(allowsFailure: false),

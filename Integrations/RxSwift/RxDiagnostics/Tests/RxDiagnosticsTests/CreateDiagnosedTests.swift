@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
@@ -72,7 +72,7 @@ extension RxIntegrationTests {
                 }
                 let first = ticks.subscribe(onNext: { received.append($0) })
                 let second = ticks.subscribe(onNext: { received.append($0) })
-                #expect(engine.ledger.liveCount(of: .subscription) == 2)
+                #expect(engine.liveCount(of: .subscription) == 2)
                 first.dispose()
                 second.dispose()
             }

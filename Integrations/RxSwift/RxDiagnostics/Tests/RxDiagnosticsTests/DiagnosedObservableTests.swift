@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
@@ -126,7 +126,7 @@ extension RxIntegrationTests {
             #expect(leaked != nil, "the ticker is really kept alive by its own subscription")
             prices.onCompleted()  // ending the stream releases the closure and breaks the cycle
             #expect(leaked == nil)
-            #expect(engine.ledger.liveCount(of: .subscription) == 0)
+            #expect(engine.liveCount(of: .subscription) == 0)
         }
 
         @Test func eventsAfterDisposeAreReportedAsInformation() throws {
@@ -211,7 +211,7 @@ extension RxIntegrationTests {
                 let source = Observable<Int>.create { _ in Disposables.create { sourceDisposed += 1 } }
                 let subscription = source.diagnosed("disposed", engine: engine)
                     .subscribe(onNext: { _ in withExtendedLifetime(owner) {} })
-                #expect(engine.ledger.liveCount(of: .subscription) == 1)
+                #expect(engine.liveCount(of: .subscription) == 1)
                 subscription.dispose()
                 subscription.dispose()
             }
@@ -247,7 +247,7 @@ extension RxIntegrationTests {
             }
             #expect(received == [1])
             #expect(outcome.findings.isEmpty)
-            #expect(engine.ledger.registeredCount(of: .subscription) == 0)
+            #expect(engine.registeredCount(of: .subscription) == 0)
         }
     }
 }

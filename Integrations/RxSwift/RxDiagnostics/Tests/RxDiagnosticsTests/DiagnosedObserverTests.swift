@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
@@ -21,7 +21,7 @@ extension RxIntegrationTests {
             #expect(finding.resourceKind == .subscription)
             #expect(received == [0, 1])
             subscription?.dispose()
-            #expect(engine.ledger.liveCount(of: .subscription) == 0, "releasing the observer ends it")
+            #expect(engine.liveCount(of: .subscription) == 0, "releasing the observer ends it")
         }
 
         @Test func aValueAfterCompletionReachingTheSubscriberIsValueAfterTermination() throws {

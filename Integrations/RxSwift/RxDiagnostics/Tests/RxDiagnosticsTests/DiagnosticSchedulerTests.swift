@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
@@ -27,7 +27,7 @@ extension RxIntegrationTests {
             #expect(ticker.summary().activeRepeating == 1)
             subscription?.dispose()
             #expect(ticker.summary().activeRepeating == 0)
-            #expect(engine.ledger.liveCount(of: .timer) == 0 && engine.ledger.liveCount(of: .subscription) == 0)
+            #expect(engine.liveCount(of: .timer) == 0 && engine.liveCount(of: .subscription) == 0)
         }
 
         @Test func workExpectedOnMainArrivingOnABackgroundSchedulerIsWrongThread() throws {
@@ -163,7 +163,7 @@ extension RxIntegrationTests {
                 for index in 0..<3 {
                     expectSignal(ticks, "tick \(index)")
                 }
-                #expect(engine.ledger.liveCount(of: .timer) == 1)
+                #expect(engine.liveCount(of: .timer) == 1)
                 subscription.dispose()
             }
             let summary = ticker.summary()

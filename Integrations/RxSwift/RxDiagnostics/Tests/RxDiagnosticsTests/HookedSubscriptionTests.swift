@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxRelay
 @preconcurrency import RxSwift
@@ -138,7 +138,7 @@ extension RxIntegrationTests {
             #expect(after.ledger.kinds.first { $0.kind == "subscription" }?.live == 2)
             second.forEach { $0.dispose() }
             #expect(engine.makeReport().ledger.liveAtEnd.isEmpty)
-            #expect(engine.ledger.registeredCount(of: .subscription) == 5)
+            #expect(engine.registeredCount(of: .subscription) == 5)
         }
 
         @Test func manySubscriptionsKeepTheProbesBounded() {
@@ -149,12 +149,12 @@ extension RxIntegrationTests {
             var largest = 0
             for _ in 0..<20_000 {
                 subject.subscribe(onNext: { _ in }).dispose()
-                largest = max(largest, engine.ledger.watchedCount)
+                largest = max(largest, engine.tiedResourceCount)
             }
             #expect(largest <= 2_048 + 1, "swept as it goes: at most \(largest) watched at once")
-            #expect(engine.ledger.registeredCount(of: .subscription) == 20_000)
-            engine.ledger.sweep()
-            #expect(engine.ledger.liveCount(of: .subscription) == 0)
+            #expect(engine.registeredCount(of: .subscription) == 20_000)
+            engine.sweepTiedResources()
+            #expect(engine.liveCount(of: .subscription) == 0)
         }
 
         // MARK: Installation
@@ -171,7 +171,7 @@ extension RxIntegrationTests {
             RxDiagnosticsHooks.uninstall()
             #expect(!RxDiagnosticsHooks.isInstalled && Hooks.recordCallStackOnError == recordedBefore)
             _ = PublishSubject<Int>().subscribe(onNext: { _ in })
-            #expect(engine.ledger.registeredCount(of: .subscription) == 2)
+            #expect(engine.registeredCount(of: .subscription) == 2)
             #expect(RxDiagnosticsHooks.countsSubscriptions)
         }
     }

@@ -1,6 +1,6 @@
 #if TRACE_RESOURCES
 import Foundation
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
@@ -49,7 +49,7 @@ extension RxIntegrationTests {
             #expect(during - before >= 5, "at least one RxSwift resource per live subscription")
             // Not `==`: the number is global, and what earlier tests left may be released meanwhile.
             #expect(after <= before, "disposing the bag releases every RxSwift resource it held")
-            #expect(engine.ledger.liveCount(of: .subscription) == 0)
+            #expect(engine.liveCount(of: .subscription) == 0)
             FileHandle.standardError.write(Data("""
                 Resources.total: \(before) before, \(during) with 5 live subscriptions, \(after) after disposing. \
                 Ledger: 'feed' \(feedLeak.details["count"] ?? "?") live at subscribeToFeed, \

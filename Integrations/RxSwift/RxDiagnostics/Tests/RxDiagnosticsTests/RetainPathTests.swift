@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
@@ -98,7 +98,7 @@ extension RxIntegrationTests {
                 for _ in 0..<8 {
                     refreshes.subscribe(onNext: { _ in }).dispose()
                 }
-                #expect(engine.ledger.sweep() > 0)
+                #expect(engine.sweepTiedResources() > 0)
                 _ = AppScopedViewModel(refreshes: refreshes)
             }
             RxDiagnosticsHooks.uninstall()

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
 /// What the engine's retain-path walk needs to know about RxSwift.
@@ -6,7 +6,7 @@ enum RxRetainPaths {
     /// Observers, sinks and disposables hold each other while a subscription is live: a loop
     /// through them alone is how every subscription is built, not a retain cycle.
     private static let plumbing: Void = {
-        RetainPathPlumbing.register { type in
+        DiagnosticsEngine.registerRetainPathPlumbing { type in
             type is any ObserverType.Type || type is any Disposable.Type
         }
     }()

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 @preconcurrency import RxSwift
 import Synchronization
 
@@ -20,10 +20,11 @@ import Synchronization
 ///
 /// If the subscription leaks, the engine looks for the retain cycle from the object that
 /// holds the storage besides the ledger: the observer's closure context
-/// (``ResourceLedger/anchor(of:)``, found by scanning memory at the checkpoint).
+/// (the ledger anchors a resource tied to an object at whatever holds that object, found by
+/// scanning memory at the checkpoint).
 ///
 /// The same array comes back to `Hooks.defaultErrorHandler` with an unhandled error: its
-/// storage names the subscription (``ResourceLedger/heldResource(for:)``), hence its stack
+/// storage names the subscription (``DiagnosticsEngine/heldResource(for:)``), hence its stack
 /// and test.
 final class SubscriptionHook: Sendable {
     /// The label of every subscription this hook counts.
@@ -46,7 +47,7 @@ final class SubscriptionHook: Sendable {
         if !forwardsToPreviousHandler {
             // Up to a sweep's worth per shard: a thread that subscribes and disposes in a loop
             // then reuses every array a sweep releases.
-            engine.ledger.recycle(Self.pool, keeping: 16 * 1_024)
+            engine.recycleHeld(Self.pool, keeping: 16 * 1_024)
         }
         RxRetainPaths.registerPlumbing()
     }
@@ -63,13 +64,13 @@ final class SubscriptionHook: Sendable {
         let lines = forwardsToPreviousHandler && stack.isCaptured
             ? engine.symbolize(stack).frames.map(\.displayName) : []
         // The array's storage: a released one of the pool (its one element is `line`), or a new one.
-        let held = engine.ledger.registerHeld(
+        let held = engine.registerHeld(
             kind: .subscription, label: Self.label, stack: stack, test: engine.currentTest(),
             pool: lines.isEmpty ? Self.pool : nil
         ) {
             ArrayStorage.object(of: lines.isEmpty ? ArrayStorage.unique(Self.line) : lines)!
         }
-        engine.ledger.sweepIfDue()
+        engine.sweepTiedResourcesIfDue()
         counted.add(1, ordering: .relaxed)
         return ArrayStorage.array(ofStorage: held.object)
     }
@@ -78,7 +79,7 @@ final class SubscriptionHook: Sendable {
     /// Returns a copy of the frames for a human (a copy, so that a previous handler that keeps
     /// it cannot keep the subscription alive).
     func unhandledError(_ callStack: [String], _ error: any Error) -> [String] {
-        let subscription = ArrayStorage.object(of: callStack).flatMap(engine.ledger.heldResource(for:))
+        let subscription = ArrayStorage.object(of: callStack).flatMap(engine.heldResource(for:))
         UnhandledErrors.record(
             String(describing: error), label: nil, recorder: engine, test: subscription?.test ?? .none,
             allocationStack: subscription?.stack ?? .none)

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxRelay
 @preconcurrency import RxSwift
@@ -81,7 +81,7 @@ extension RxIntegrationTests {
                 taps.accept("compose")
                 counts.accept(2)
                 // Relays never complete: three diagnosed stages and the hooks' three subscribe(onNext:).
-                #expect(engine.ledger.liveCount(of: .subscription) == 6, "relays never complete")
+                #expect(engine.liveCount(of: .subscription) == 6, "relays never complete")
                 bag = nil  // the owner goes away
                 title.accept("ignored")
             }

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxRelay
 @preconcurrency import RxSwift
@@ -46,7 +46,7 @@ extension RxIntegrationTests {
                 let request = Single<Int>.create { _ in Disposables.create { cancelled += 1 } }
                     .diagnosed("slow request", engine: engine)
                 let subscription = request.subscribe(onSuccess: { _ in })
-                #expect(engine.ledger.liveCount(of: .subscription) == 1)
+                #expect(engine.liveCount(of: .subscription) == 1)
                 subscription.dispose()
             }
             #expect(cancelled == 1)

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import RxDiagnostics
 import Testing
 
@@ -91,11 +91,11 @@ func expectClean(
 ) {
     #expect(outcome.findings.isEmpty, "unexpected findings:\n\(describe(engine, outcome.findings))",
             sourceLocation: sourceLocation)
-    #expect(engine.ledger.liveCount(of: .subscription) == 0, sourceLocation: sourceLocation)
-    #expect(engine.ledger.liveCount(of: .scheduledAction) == 0, sourceLocation: sourceLocation)
-    #expect(engine.ledger.liveCount(of: .timer) == 0, sourceLocation: sourceLocation)
-    #expect(engine.ledger.registeredCount(of: .subscription) >= subscriptions,
-            "only \(engine.ledger.registeredCount(of: .subscription)) subscriptions were diagnosed",
+    #expect(engine.liveCount(of: .subscription) == 0, sourceLocation: sourceLocation)
+    #expect(engine.liveCount(of: .scheduledAction) == 0, sourceLocation: sourceLocation)
+    #expect(engine.liveCount(of: .timer) == 0, sourceLocation: sourceLocation)
+    #expect(engine.registeredCount(of: .subscription) >= subscriptions,
+            "only \(engine.registeredCount(of: .subscription)) subscriptions were diagnosed",
             sourceLocation: sourceLocation)
 }
 

@@ -1,22 +1,25 @@
 import Foundation
+import _ReactiveDiagnosticsProcess
 
 /// Resolves addresses of one binary to function, file, line and column through
 /// `llvm-symbolizer`, all addresses of an image in one process.
 ///
-/// Runs `llvm-symbolizer --obj=IMAGE --functions=linkage --inlining=false --no-demangle`
-/// and writes one address per line to its standard input. Report offsets are return
-/// addresses, so each is looked up one byte earlier: inside the call instruction, which
-/// gives the caller's line rather than the next statement's.
+/// Runs `llvm-symbolizer --obj=IMAGE --functions=linkage --no-demangle` and writes one address
+/// per line to its standard input. Report offsets are return addresses, so each is looked up
+/// one byte earlier: inside the call instruction, which gives the caller's line rather than the
+/// next statement's. Where code was inlined, llvm-symbolizer lists the inlined frames innermost
+/// first; the location kept is the outermost one with a line, the line in the frame's own
+/// function (a user's line rather than one inside an inlined standard-library helper).
 ///
 /// ```swift
 /// let symbolizer = LLVMSymbolizer(executable: URL(fileURLWithPath: "/usr/bin/llvm-symbolizer"), timeout: 30)
 /// let locations = try symbolizer.resolve(image: "/path/MyTests.xctest", returnOffsets: [0x1a2b3])
 /// print(locations[0x1a2b3]?.file ?? "?")
 /// ```
-package struct LLVMSymbolizer {
+package struct LLVMSymbolizer: Sendable {
     /// What llvm-symbolizer said about one address.
-    package struct Location: Equatable {
-        /// The linkage (mangled) name, when known.
+    package struct Location: Equatable, Hashable, Sendable {
+        /// The linkage (mangled) name of the frame's own function, when known.
         package var linkageName: String?
         /// The source file, when known.
         package var file: String?
@@ -35,40 +38,45 @@ package struct LLVMSymbolizer {
     }
 
     /// Why an image could not be symbolized.
-    struct Failure: Error, Equatable {
+    package struct Failure: Error, Equatable {
         /// One line describing it.
-        var reason: String
+        package var reason: String
     }
 
     /// The llvm-symbolizer program.
-    let executable: URL
+    package let executable: URL
     /// Seconds one image may take.
-    let timeout: TimeInterval
+    package let timeout: TimeInterval
+
+    /// Creates a symbolizer running `executable`, each image within `timeout` seconds.
+    package init(executable: URL, timeout: TimeInterval) {
+        self.executable = executable
+        self.timeout = timeout
+    }
 
     /// Resolves `returnOffsets` (image-relative return addresses) in the binary at `image`.
     ///
     /// - Returns: A location for each offset llvm-symbolizer knew something about.
     /// - Throws: ``Failure`` when the program cannot run, fails or times out.
-    func resolve(image: String, returnOffsets: [UInt64]) throws(Failure) -> [UInt64: Location] {
+    package func resolve(image: String, returnOffsets: [UInt64]) throws(Failure) -> [UInt64: Location] {
         let offsets = Array(Set(returnOffsets)).sorted()
         guard !offsets.isEmpty else { return [:] }
         let input = offsets.map { "0x" + String($0 > 0 ? $0 - 1 : 0, radix: 16) }.joined(separator: "\n") + "\n"
-        let result: ProcessRunner.Result
+        let result: SubprocessResult
         do {
-            result = try ProcessRunner.run(
-                executable: executable,
-                arguments: ["--obj=\(image)", "--functions=linkage", "--inlining=false", "--no-demangle"],
+            result = try Subprocess.run(
+                executable.path, arguments: ["--obj=\(image)", "--functions=linkage", "--no-demangle"],
                 input: Data(input.utf8), timeout: timeout)
         } catch {
-            throw Failure(reason: "cannot run \(executable.path): \(ErrorText.describe(error))")
+            throw Failure(reason: "cannot run \(executable.path): \(error)")
         }
         if result.timedOut {
-            throw Failure(reason: "llvm-symbolizer took longer than \(Formatting.decimal(timeout)) s and was stopped")
+            throw Failure(reason: "llvm-symbolizer took longer than \(Self.seconds(timeout)) s and was stopped")
         }
-        guard result.status == 0 else {
+        guard result.status == 0, !result.crashed else {
             throw Failure(reason: "llvm-symbolizer failed with status \(result.status)")
         }
-        let locations = Self.parse(String(decoding: result.output, as: UTF8.self))
+        let locations = Self.parse(String(decoding: result.standardOutput, as: UTF8.self))
         var resolved: [UInt64: Location] = [:]
         for (offset, location) in zip(offsets, locations) where location != Location() {
             resolved[offset] = location
@@ -76,16 +84,31 @@ package struct LLVMSymbolizer {
         return resolved
     }
 
-    /// Parses llvm-symbolizer's LLVM-style output: per address a function line, a
-    /// `file:line:column` line and a blank line; `??` for what it does not know.
+    /// Parses llvm-symbolizer's LLVM-style output: per address, a function line and a
+    /// `file:line:column` line for each inlined frame (innermost first), then a blank line;
+    /// `??` for what it does not know. One location per address: the outermost function and
+    /// its outermost known line.
     package static func parse(_ output: String) -> [Location] {
         var locations: [Location] = []
         var block: [Substring] = []
         func closeBlock() {
             guard !block.isEmpty else { return }
             var location = Location()
-            if block[0] != "??" { location.linkageName = String(block[0]) }
-            if block.count > 1 { parseSourceLine(block[1], into: &location) }
+            var pair = 0
+            while pair * 2 < block.count {
+                let function = block[pair * 2]
+                if function != "??" { location.linkageName = String(function) }
+                if pair * 2 + 1 < block.count {
+                    var candidate = Location()
+                    parseSourceLine(block[pair * 2 + 1], into: &candidate)
+                    if candidate.file != nil && (candidate.line != nil || location.file == nil) {
+                        location.file = candidate.file
+                        location.line = candidate.line
+                        location.column = candidate.column
+                    }
+                }
+                pair += 1
+            }
             locations.append(location)
             block.removeAll()
         }
@@ -109,9 +132,13 @@ package struct LLVMSymbolizer {
             parts.removeLast()
         }
         let file = parts.joined(separator: ":")
-        guard file != "??", !file.isEmpty else { return }
+        guard file != "??", !file.isEmpty, !file.hasSuffix("<compiler-generated>") else { return }
         location.file = file
         if let line = numbers.first, line > 0 { location.line = line }
         if numbers.count > 1, numbers[1] > 0 { location.column = numbers[1] }
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

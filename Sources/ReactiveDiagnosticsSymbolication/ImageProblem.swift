@@ -1,7 +1,7 @@
 /// Why an image's frames were not resolved, and the notes that say so.
-struct ImageProblem: Error, Equatable {
+package struct ImageProblem: Error, Equatable, Sendable {
     /// What went wrong.
-    enum Kind: Equatable {
+    package enum Kind: Equatable, Sendable {
         /// The binary is not on this machine (or not readable).
         case missing
         /// The binary on disk is not the one the report came from.
@@ -10,14 +10,20 @@ struct ImageProblem: Error, Equatable {
         case failed(String)
     }
 
+    /// Creates a problem.
+    package init(path: String, kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
+
     /// The image's path.
-    var path: String
+    package var path: String
     /// What went wrong.
-    var kind: Kind
+    package var kind: Kind
 
     /// Notes in a deterministic order: missing binaries summarized in one line, then one
     /// line per mismatch or failure, by path.
-    static func notes(for problems: [ImageProblem]) -> [String] {
+    package static func notes(for problems: [ImageProblem]) -> [String] {
         var notes: [String] = []
         let missing = problems.filter { $0.kind == .missing }.map(\.path).sorted()
         if let first = missing.first {
