@@ -23,7 +23,7 @@ public struct Configuration: Sendable {
     /// Frames captured per stack (1…512).
     public var stackDepth = StackCapture.defaultDepth
     /// Capture stacks along frame pointers wherever libunwind confirmed them (see
-    /// ``StackCapture``); `false` walks every stack with libunwind. Process-wide: the last
+    /// `StackCapture`); `false` walks every stack with libunwind. Process-wide: the last
     /// engine configured decides.
     public var capturesAlongFramePointers = true
     /// What each finding does.

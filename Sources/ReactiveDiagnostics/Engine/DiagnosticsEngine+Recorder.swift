@@ -3,6 +3,8 @@ import Dispatch
 /// The engine is the recorder every adapter uses: resources go to its ledger, findings to its
 /// store, stacks to its interner.
 extension DiagnosticsEngine: DiagnosticsRecorder {
+    /// Registers a resource in the ledger with `stack` (or the caller's, captured now when
+    /// allocation stacks are on) and `test` (or the current one).
     public func register(
         _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?
     ) -> RecordedResource {
@@ -27,25 +29,32 @@ extension DiagnosticsEngine: DiagnosticsRecorder {
         ledger.setAnchor(token, object: object)
     }
 
+    /// Ends a resource in the ledger (one compare-and-swap, from any thread); `false` when it
+    /// had already ended.
     @discardableResult
     public func unregister(_ token: ResourceToken) -> Bool {
         ledger.unregister(token)
     }
 
+    /// Records a finding with its policy, suppressions and limit applied; never traps.
     public func report(_ draft: FindingDraft) -> RecordedFinding? {
         let (finding, traps) = recordFinding(draft)
         return finding.map { RecordedFinding(id: $0.id, traps: traps) }
     }
 
+    /// Writes the report and stops the process for a finding whose policy is
+    /// ``FindingPolicy/trap``, unless a suppression matches it.
     public func trap(_ recorded: RecordedFinding) {
         guard recorded.traps, let finding = findingStore.finding(recorded.id) else { return }
         trap(finding)
     }
 
+    /// Remembers a cancel before any value, for the checkpoint's premature-cancellation check.
     public func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]) {
         notePossiblePrematureCancel(label: label, allocationStack: allocationStack, test: test, markers: markers)
     }
 
+    /// The budget of thread-hop probes this engine's configuration allows its streams.
     public var hopProbeBudget: HopProbeBudget? {
         hopProbes
     }

@@ -46,6 +46,8 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
     /// Registers a resource coming alive now.
     ///
     /// - Parameters:
+    ///   - kind: What the resource is (a subscription, a scheduled action…).
+    ///   - label: The name findings show for it.
     ///   - stack: Its allocation stack; `nil` captures the caller's stack now (when allocation
     ///     stacks are on).
     ///   - test: The test it belongs to; `nil` resolves ``currentTest()``.
@@ -55,6 +57,16 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
     /// Registers a resource coming alive now, with the object whose references explain its
     /// lifetime (see ``setRetainPathAnchor(_:for:)``). By default the anchor is dropped and
     /// ``register(_:label:stack:test:)`` answers.
+    ///
+    /// - Parameters:
+    ///   - kind: What the resource is (a subscription, a scheduled action…).
+    ///   - label: The name findings show for it.
+    ///   - stack: Its allocation stack; `nil` captures the caller's stack now (when allocation
+    ///     stacks are on).
+    ///   - test: The test it belongs to; `nil` resolves ``currentTest()``.
+    ///   - anchor: The object whose references explain its lifetime; only its address may be
+    ///     kept, never the object.
+    /// - Returns: The token to unregister it with, and the stack and test it was registered with.
     func register(
         _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?, anchor: AnyObject?
     ) -> RecordedResource
@@ -122,6 +134,12 @@ extension DiagnosticsRecorder {
 }
 
 /// A resource a ``DiagnosticsRecorder`` registered: its token and what it was registered with.
+///
+/// ```swift
+/// let resource = recorder.register(.subscription, label: DiagnosticLabel("feed"), stack: nil, test: nil)
+/// // …the subscription lives…
+/// recorder.unregister(resource.token)   // ended: no leak
+/// ```
 public struct RecordedResource: Sendable, Hashable {
     /// The token to unregister it with.
     public var token: ResourceToken
@@ -139,6 +157,13 @@ public struct RecordedResource: Sendable, Hashable {
 }
 
 /// A finding a ``DiagnosticsRecorder`` recorded.
+///
+/// ```swift
+/// if let recorded = recorder.report(draft) {
+///     finishBookkeeping()                  // the event's own state first
+///     if recorded.traps { recorder.trap(recorded) }
+/// }
+/// ```
 public struct RecordedFinding: Sendable, Hashable {
     /// Its id (``Finding/id``).
     public var id: Int

@@ -112,6 +112,12 @@ open class StreamMonitor: @unchecked Sendable {
     /// Adapters use ``DiagnosticsEngine/makeStreamMonitor(label:contract:options:allocationStack:test:anchor:)``.
     ///
     /// - Parameters:
+    ///   - recorder: Where the monitor registers its subscription and reports findings (the
+    ///     engine, for adapters; a recorder of its own in a test).
+    ///   - label: The name findings and the report show for the stream.
+    ///   - contract: What the stream promises, checked as its events arrive; `nil` checks the
+    ///     grammar alone.
+    ///   - options: What the adapter's framework allows (see ``Options``).
     ///   - allocationStack: Where the subscription was made; `nil` lets the recorder capture
     ///     the caller's stack now.
     ///   - test: The test it belongs to; `nil` asks the recorder for the current one.

@@ -3,6 +3,17 @@ import Synchronization
 /// An engine's thread-hop probe settings in atomics (read on the hot path) and what is left of
 /// its budget (see ``ThreadHopProbe``). A ``DiagnosticsRecorder`` hands it to its streams;
 /// only this module reads or changes it.
+///
+/// It has no public members: only a ``DiagnosticsEngine`` makes one, from its
+/// ``Configuration/threadHopProbe`` settings. A recorder of your own answers `nil` (the
+/// protocol's default), and its streams never probe:
+///
+/// ```swift
+/// final class QuietRecorder: DiagnosticsRecorder, @unchecked Sendable {
+///     // …the required members…
+///     var hopProbeBudget: HopProbeBudget? { nil }   // or DiagnosticsEngine.shared.hopProbeBudget
+/// }
+/// ```
 public final class HopProbeBudget: Sendable {
     private let perStream = Atomic<Int>(0)
     private let every = Atomic<UInt32>(0)
