@@ -88,3 +88,13 @@ extension RetainPathInspection {
         return (storage, name.mayReferenceGenericParameters)
     }
 }
+
+extension RetainPathInspection {
+    /// Whether the walker would hand the mangled name at `address` to the runtime: only when
+    /// every symbolic reference in it points into a loaded image.
+    package static func nameMayBeResolved(at address: UInt) -> Bool {
+        let memory = ProcessMemory()
+        guard let name = MangledName(at: address, memory: memory) else { return false }
+        return name.referencesResolve(memory: memory, regions: MemoryRegions.current())
+    }
+}

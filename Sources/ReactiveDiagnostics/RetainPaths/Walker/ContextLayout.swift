@@ -114,7 +114,8 @@ final class ContextLayoutReader: Sendable {
             let alignmentMask: Int
             switch name.storage {
             case .weak, .unowned, .unmanaged:
-                storage = .notStrong(name.storage, typeName: referentName(name, memory: memory, types: types))
+                storage = .notStrong(
+                    name.storage, typeName: referentName(name, memory: memory, types: types, regions: classifier.regions))
                 (size, alignmentMask) = (RuntimeLayout.word, RuntimeLayout.word - 1)
             case .box:
                 storage = .box
@@ -134,6 +135,7 @@ final class ContextLayoutReader: Sendable {
                 (size, alignmentMask) = (shape.size, shape.alignmentMask)
             case .value:
                 guard !name.mayReferenceGenericParameters,
+                      name.referencesResolve(memory: memory, regions: classifier.regions),
                       let pointer = UnsafePointer<CChar>(bitPattern: name.address),
                       let type = rdiag_swift_type_by_mangled_name(pointer, name.length, nil, nil),
                       let shape = types.shape(of: UInt(bitPattern: type), memory: memory)
@@ -154,9 +156,10 @@ final class ContextLayoutReader: Sendable {
 
     /// The type a `weak`/`unowned` capture refers to (`Optional<FeedViewModel>` for a weak
     /// one), for display.
-    private func referentName(_ name: MangledName, memory: ProcessMemory, types: TypeReader) -> String {
+    private func referentName(_ name: MangledName, memory: ProcessMemory, types: TypeReader, regions: MemoryRegions) -> String {
         let inner = MangledName(address: name.address, length: name.length - 2, text: Array(name.text.dropLast(2)))
-        guard inner.length > 0, !inner.mayReferenceGenericParameters, let pointer = UnsafePointer<CChar>(bitPattern: inner.address),
+        guard inner.length > 0, !inner.mayReferenceGenericParameters, inner.referencesResolve(memory: memory, regions: regions),
+              let pointer = UnsafePointer<CChar>(bitPattern: inner.address),
               let type = rdiag_swift_type_by_mangled_name(pointer, inner.length, nil, nil)
         else { return "?" }
         return types.name(of: UInt(bitPattern: type))

@@ -41,6 +41,36 @@ struct MangledName {
         }
     }
 
+    /// Whether every symbolic reference in the name points into a loaded image (and, for an
+    /// indirect one, at a pointer into an image): only then may the runtime be asked to resolve
+    /// it. The runtime follows those relative offsets without checking them, so a name read from
+    /// bytes that only look like one (an object misread at a checkpoint while other threads run)
+    /// would send it to arbitrary memory.
+    func referencesResolve(memory: ProcessMemory, regions: MemoryRegions) -> Bool {
+        var cursor = address
+        let end = address &+ UInt(length)
+        while cursor < end {
+            guard let byte = memory.withBytes(at: cursor, count: 1, { $0[0] }) else { return false }
+            switch byte {
+            case 0x01...0x17:
+                guard let target = memory.relativePointer(at: cursor &+ 1), regions.isInImage(target) else { return false }
+                if byte == Self.indirectContextDescriptor {
+                    guard let pointee = memory.word(at: target), regions.isInImage(pointee) else { return false }
+                }
+                cursor &+= 5
+            case 0x18...0x1F:
+                guard let target = memory.word(at: cursor &+ 1), regions.isInImage(target) else { return false }
+                cursor &+= 1 &+ UInt(MemoryLayout<UInt>.size)
+            default:
+                cursor &+= 1
+            }
+        }
+        return true
+    }
+
+    /// The symbolic reference kind whose offset leads to a pointer to a context descriptor.
+    static let indirectContextDescriptor: UInt8 = 0x02
+
     init(address: UInt, length: Int, text: [UInt8]) {
         self.address = address
         self.length = length

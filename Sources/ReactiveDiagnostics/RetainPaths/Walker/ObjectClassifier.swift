@@ -34,7 +34,13 @@ struct ObjectClassifier {
         case .class:
             return isClassMetadata(metadata) ? .instance(metadata: metadata) : nil
         case .heapLocalVariable:
-            guard let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)),
+            // The compiler emits every closure context's (and fixed-layout box's) metadata as a
+            // constant in its image; the runtime never makes one. A header pointing elsewhere is
+            // a stale or foreign word (a freed object, a scanned thread's stack) that happens to
+            // lead to the kind's value: its "capture descriptor" would hand the runtime a name
+            // read from anywhere.
+            guard regions.isInImage(metadata),
+                  let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)),
                   descriptor == 0 || regions.isInImage(descriptor),
                   let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.contextOffsetToFirstCapture)),
                   offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096
@@ -85,9 +91,15 @@ struct ObjectClassifier {
     }
 
     /// Whether `metadata` looks like type metadata the runtime may be asked about: a known
-    /// kind, and for nominal types a descriptor of the matching kind in an image.
+    /// kind, for nominal types a descriptor of the matching kind in an image, and for structural
+    /// types (tuples, functions, metatypes) the types they are made of checked the same way (the
+    /// runtime follows them when it names or lays out the type); builtin types live in an image.
     func isTypeMetadata(_ metadata: UInt) -> Bool {
-        guard metadata >= 4096, metadata & 0x7 == 0, let kindWord = memory.word(at: metadata),
+        isTypeMetadata(metadata, depth: 0)
+    }
+
+    private func isTypeMetadata(_ metadata: UInt, depth: Int) -> Bool {
+        guard depth < 8, metadata >= 4096, metadata & 0x7 == 0, let kindWord = memory.word(at: metadata),
               let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
               memory.word(at: witnesses &+ UInt(RuntimeLayout.witnessSize)) != nil
         else { return false }
@@ -99,8 +111,21 @@ struct ObjectClassifier {
             expected = RuntimeLayout.descriptorKindStruct
         case .enum, .optional:
             expected = RuntimeLayout.descriptorKindEnum
-        case .tuple, .function, .existential, .metatype, .existentialMetatype, .opaque:
-            return true
+        case .opaque:
+            return regions.isInImage(metadata)
+        case .tuple:
+            return isTupleMetadata(metadata, depth: depth)
+        case .function:
+            guard let flags = memory.word(at: metadata &+ UInt(RuntimeLayout.word)), flags & 0xFFFF < 64,
+                  let result = memory.word(at: metadata &+ UInt(2 * RuntimeLayout.word))
+            else { return false }
+            return isTypeMetadata(result, depth: depth + 1)
+        case .metatype, .existentialMetatype:
+            guard let instance = memory.word(at: metadata &+ UInt(RuntimeLayout.word)) else { return false }
+            return isTypeMetadata(instance, depth: depth + 1)
+        case .existential:
+            guard let protocols = memory.uint32(at: metadata &+ UInt(RuntimeLayout.word) &+ 4) else { return false }
+            return protocols < 64
         default:
             return false
         }
@@ -108,5 +133,15 @@ struct ObjectClassifier {
               let flags = memory.uint32(at: description)
         else { return false }
         return flags & RuntimeLayout.descriptorKindMask == expected
+    }
+
+    /// A tuple's element count is small and every element's type is type metadata.
+    private func isTupleMetadata(_ metadata: UInt, depth: Int) -> Bool {
+        guard let count = memory.word(at: metadata &+ UInt(RuntimeLayout.tupleCount)), count < 256 else { return false }
+        for index in 0..<Int(count) {
+            let element = metadata &+ UInt(RuntimeLayout.tupleElements + index * RuntimeLayout.tupleElementSize)
+            guard let type = memory.word(at: element), isTypeMetadata(type, depth: depth + 1) else { return false }
+        }
+        return true
     }
 }
