@@ -29,6 +29,8 @@ let package = Package(
         .executable(name: "reactive-diag-benchmark", targets: ["reactive-diag-benchmark"]),
         // The benchmarks' shared harness, for the RxSwift integration's benchmark (not API).
         .library(name: "_ReactiveDiagnosticsBenchmarkHarness", targets: ["_ReactiveDiagnosticsBenchmarkHarness"]),
+        // The two-thread serial-delivery stress of the Combine and RxSwift tests (not API).
+        .library(name: "_SerialDeliveryStressHarness", targets: ["_SerialDeliveryStressHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -191,6 +193,12 @@ let package = Package(
             path: "Tests/ReactiveDiagnosticsTestSupport",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "_SerialDeliveryStressHarness",
+            dependencies: ["ReactiveDiagnostics"],
+            path: "Tests/SerialDeliveryStressHarness",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ReactiveDiagnosticsReportTests",
             dependencies: ["ReactiveDiagnosticsReport"],
@@ -206,6 +214,7 @@ let package = Package(
             name: "CombineDiagnosticsTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport",
+                "_SerialDeliveryStressHarness",
                 "CombineDiagnostics",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ] + openCombine,

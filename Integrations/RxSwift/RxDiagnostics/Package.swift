@@ -70,6 +70,7 @@ let package = Package(
                 "RxDiagnostics",
                 .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
+                .product(name: "_SerialDeliveryStressHarness", package: "ReactiveDiagnostics"),
                 .product(name: "RxSwift", package: "RxSwift"),
                 .product(name: "RxRelay", package: "RxSwift"),
                 .product(name: "RxTest", package: "RxSwift"),

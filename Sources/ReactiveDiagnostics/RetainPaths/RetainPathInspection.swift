@@ -97,4 +97,23 @@ extension RetainPathInspection {
         guard let name = MangledName(at: address, memory: memory) else { return false }
         return name.referencesResolve(memory: memory, regions: MemoryRegions.current())
     }
+
+    /// The heap objects a holder scan (the search for what holds a leaked subscription from
+    /// outside) finds holding `object`, by address, after the same walk has read each of
+    /// `read` first, as an explanation reads the objects around the subscription before it
+    /// scans.
+    package static func holders(of object: AnyObject, afterReading read: [AnyObject] = []) -> [UInt] {
+        withExtendedLifetime((object, read)) {
+            let walker = HeapWalker(memory: ProcessMemory(), regions: MemoryRegions.current())
+            for other in read {
+                _ = walker.record(of: address(of: other))
+            }
+            var scan = HolderScan(walker: walker, deadline: .now.advanced(by: .seconds(10)))
+            let target = address(of: object)
+            return (scan.holders(of: [target])[target] ?? []).compactMap { holder in
+                if case .object(let address) = holder { return address }
+                return nil
+            }
+        }
+    }
 }

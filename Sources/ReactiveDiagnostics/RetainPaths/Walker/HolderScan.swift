@@ -3,7 +3,8 @@ import CReactiveDiagnostics
 /// Who holds given heap objects, found the way LeakSanitizer finds roots: a scan of the
 /// process's writable memory for their addresses (fault-free, resident pages only), each hit
 /// believed only when the heap object around it, read through its metadata, really holds the
-/// target, or when it lies in an image's data (a global or static variable).
+/// target, or when it lies in an image's data (a global or static variable). The walk's own
+/// copies of memory (``ProcessMemory/isCopy(_:)``) are never hits.
 struct HolderScan {
     /// What holds a target.
     enum Holder: Equatable {
@@ -66,7 +67,8 @@ struct HolderScan {
                     }
                 }
                 bytesScanned += scanned
-                hits += buffer.prefix(found)
+                // The walk's own copies of memory show the same words: they hold nothing.
+                hits += buffer.prefix(found).lazy.filter { !walker.memory.isCopy($0) }
                 if hits.count >= Self.hitLimit { break scan }
                 start = end
             }

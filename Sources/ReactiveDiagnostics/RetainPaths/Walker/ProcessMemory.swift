@@ -1,4 +1,9 @@
 import CReactiveDiagnostics
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A fault-free view of this process's memory for one walk.
 ///
@@ -8,13 +13,24 @@ import CReactiveDiagnostics
 /// of the walk as "unknown", never the process. Pages are read once and kept until the walker
 /// calls into the runtime (``forgetPages()``): objects that share a page cost one system call.
 /// Nothing is ever retained, released or written.
+///
+/// A copy of memory is a perfect likeness of the objects in it (header, reference count and
+/// fields), and the walk's scans for holders read the whole heap: a copy left where they can
+/// see it would be taken for the objects it shows, long after the originals changed. So
+/// pages are kept in a mapping of their own, which ``isCopy(_:)`` names and which is unmapped
+/// with the walk, and every other copy is erased when released.
 final class ProcessMemory {
     static let pageSize = 4096
     /// The most bytes one read may ask for (a larger count is a misread length, not data).
     static let readLimit = 1 << 22
 
-    private var pages: [UInt: [UInt8]] = [:]
+    /// Page base → slot in `arena`.
+    private var pages: [UInt: Int] = [:]
     private var unreadable: Set<UInt> = []
+    /// Where kept pages live: `pageBudget` page-sized slots, mapped on first use (reserved,
+    /// not committed: a slot costs memory once used).
+    private var arena: UnsafeMutableRawPointer?
+    private var arenaFailed = false
     /// Pages kept at most (then reads go straight to the system, uncached).
     let pageBudget: Int
     /// System calls made so far.
@@ -24,25 +40,72 @@ final class ProcessMemory {
         self.pageBudget = pageBudget
     }
 
-    /// The page holding `address`, read on first use; `nil` when it cannot be read.
-    private func page(_ base: UInt) -> [UInt8]? {
-        if let cached = pages[base] {
-            return cached
+    deinit {
+        if let arena {
+            munmap(arena, pageBudget * Self.pageSize)
+        }
+    }
+
+    /// Whether `address` lies in this walk's own copies of memory (its kept pages): a scan of
+    /// the process must not take them for the objects they show.
+    func isCopy(_ address: UInt) -> Bool {
+        guard let arena else { return false }
+        let start = UInt(bitPattern: arena)
+        return address >= start && address - start < UInt(pageBudget * Self.pageSize)
+    }
+
+    /// The slots for kept pages, mapped on first use; `nil` when mapping failed (then nothing
+    /// is kept).
+    private func keptPages() -> UnsafeMutableRawPointer? {
+        if let arena { return arena }
+        guard !arenaFailed, pageBudget > 0 else { return nil }
+        let mapped = mmap(nil, pageBudget * Self.pageSize, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        guard let mapped, mapped != MAP_FAILED else {
+            arenaFailed = true
+            return nil
+        }
+        arena = mapped
+        return mapped
+    }
+
+    /// Runs `body` on the page whose base is `base` (read on first use, and kept while the
+    /// budget allows); `nil` when it cannot be read.
+    private func withPage<Result>(_ base: UInt, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        if let slot = pages[base], let arena {
+            return body(UnsafeRawBufferPointer(start: arena + slot * Self.pageSize, count: Self.pageSize))
         }
         if unreadable.contains(base) {
             return nil
         }
-        var bytes = [UInt8](repeating: 0, count: Self.pageSize)
         systemReads += 1
-        let copied = bytes.withUnsafeMutableBytes { rdiag_read_memory(base, $0.baseAddress!, Self.pageSize) }
-        guard copied == Self.pageSize else {
-            unreadable.insert(base)
-            return nil
+        if pages.count < pageBudget, let arena = keptPages() {
+            let slot = pages.count
+            let page = arena + slot * Self.pageSize
+            guard rdiag_read_memory(base, page, Self.pageSize) == Self.pageSize else {
+                unreadable.insert(base)
+                return nil
+            }
+            pages[base] = slot
+            return body(UnsafeRawBufferPointer(start: page, count: Self.pageSize))
         }
-        if pages.count < pageBudget {
-            pages[base] = bytes
+        return Self.withErasedCopy(count: Self.pageSize) { page in
+            guard rdiag_read_memory(base, page.baseAddress!, Self.pageSize) == Self.pageSize else {
+                unreadable.insert(base)
+                return nil
+            }
+            return body(UnsafeRawBufferPointer(page))
         }
-        return bytes
+    }
+
+    /// Runs `body` on a heap buffer of `count` bytes that is erased before it is freed.
+    private static func withErasedCopy<Result>(count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        defer {
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            buffer.deallocate()
+        }
+        return body(buffer)
     }
 
     /// Copies `count` bytes at `address` into `body`'s buffer; `nil` when any of them cannot
@@ -52,23 +115,27 @@ final class ProcessMemory {
         let pageMask = ~UInt(Self.pageSize - 1)
         let first = address & pageMask
         if count <= Self.pageSize, (address &+ UInt(max(count, 1)) - 1) & pageMask == first {
-            guard let page = page(first) else { return nil }
             let start = Int(address - first)
-            return page.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
+            return withPage(first) { body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
         }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(count)
-        var cursor = address
-        let end = address &+ UInt(count)
-        while cursor < end {
-            let base = cursor & pageMask
-            guard let page = page(base) else { return nil }
-            let start = Int(cursor - base)
-            let length = min(Self.pageSize - start, Int(end - cursor))
-            bytes.append(contentsOf: page[start..<(start + length)])
-            cursor += UInt(length)
+        return Self.withErasedCopy(count: count) { bytes -> Result? in
+            var cursor = address
+            var filled = 0
+            let end = address &+ UInt(count)
+            while cursor < end {
+                let base = cursor & pageMask
+                let start = Int(cursor - base)
+                let length = min(Self.pageSize - start, Int(end - cursor))
+                let copied: Void? = withPage(base) { page in
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[filled..<(filled + length)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: page[start..<(start + length)]))
+                }
+                guard copied != nil else { return nil }
+                filled += length
+                cursor += UInt(length)
+            }
+            return body(UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
         }
-        return bytes.withUnsafeBytes(body)
     }
 
     /// Forgets every page read so far. Called after each call into the runtime that may
@@ -79,9 +146,9 @@ final class ProcessMemory {
         unreadable.removeAll(keepingCapacity: true)
     }
 
-    /// `count` bytes at `address`, or `nil`.
-    func bytes(at address: UInt, count: Int) -> [UInt8]? {
-        withBytes(at: address, count: count) { Array($0) }
+    /// A copy of the `count` bytes at `address` (erased when released), or `nil`.
+    func bytes(at address: UInt, count: Int) -> MemoryCopy? {
+        withBytes(at: address, count: count) { MemoryCopy($0) }
     }
 
     /// The pointer-sized word at `address`, or `nil`.

@@ -4,6 +4,7 @@ import ReactiveDiagnostics
 import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
+import _SerialDeliveryStressHarness
 
 extension RxIntegrationTests {
     /// What each mode finds, as Docs/RxSwift.md shows it (its outputs come from these tests, run
@@ -45,7 +46,7 @@ extension RxIntegrationTests {
             let outcome = runHookedTest(engine) {
                 printed = StandardOutput.capture {
                     let source = Observable<Int>.create { observer in
-                        _ = emitFromTwoThreads(10_000) { observer.onNext($0) }
+                        _ = callFromTwoThreads(10_000) { observer.onNext($0) }
                         observer.onCompleted()
                         observer.onNext(99)   // dropped by RxSwift's create sink
                         return Disposables.create()
@@ -68,7 +69,7 @@ extension RxIntegrationTests {
                 let attempt = runHookedTest(engine) {
                     StandardOutput.discard {
                         let source = Observable<Int>.create { observer in
-                            overlapped = emitFromTwoThreads(2_000) { observer.onNext($0) }
+                            overlapped = callFromTwoThreads(2_000) { observer.onNext($0) }
                             observer.onCompleted()
                             return Disposables.create()
                         }

@@ -5,6 +5,7 @@ import RxDiagnostics
 @preconcurrency import RxSwift
 import Synchronization
 import Testing
+import _SerialDeliveryStressHarness
 
 extension RxIntegrationTests {
     /// `Observable.create` called from two threads at once is found in (nearly) every run,
@@ -35,7 +36,7 @@ extension RxIntegrationTests {
                 let overlapped = Box(false)
                 let inSubscriber = Overlap()
                 let emit: (AnyObserver<Int>) -> any Disposable = { observer in
-                    overlapped.value = emitFromTwoThreads(Self.valuesPerThread) { observer.onNext($0) }
+                    overlapped.value = callFromTwoThreads(Self.valuesPerThread) { observer.onNext($0) }
                     observer.onCompleted()
                     return Disposables.create()
                 }
@@ -63,7 +64,7 @@ extension RxIntegrationTests {
                     .subscribe(onNext: { _ in received.mutate { $0 += 1 } })
                 let lock = NSLock()
                 // Both threads emit, one at a time (the lock spans each whole onNext).
-                _ = emitFromTwoThreads(2_000) { value in lock.withLock { subject.onNext(value) } }
+                _ = callFromTwoThreads(2_000) { value in lock.withLock { subject.onNext(value) } }
                 subscription.dispose()
             }
             #expect(received.value == 4_000)
@@ -87,7 +88,7 @@ extension RxIntegrationTests {
                     .diagnosed("observed", engine: engine)
                     .subscribe(onNext: { _ in received.mutate { $0 += 1 } }, onCompleted: { done.signal() })
                 let lock = NSLock()
-                _ = emitFromTwoThreads(2_000) { value in lock.withLock { subject.onNext(value) } }
+                _ = callFromTwoThreads(2_000) { value in lock.withLock { subject.onNext(value) } }
                 subject.onCompleted()
                 expectSignal(done, "every value observed")
                 subscription.dispose()
@@ -95,103 +96,5 @@ extension RxIntegrationTests {
             #expect(received.value == 4_000)
             expectClean(engine, outcome, subscriptions: 3)
         }
-    }
-}
-
-/// Calls `emit` for `count` values on each of two threads started together; returns whether
-/// the two threads' calls ever overlapped (counted around each call, outside the diagnostics).
-func emitFromTwoThreads(_ count: Int, _ emit: @escaping (Int) -> Void) -> Bool {
-    let emit = UncheckedSendable(emit)
-    let ready = Atomic<Int>(0)
-    let overlap = Overlap()
-    let group = DispatchGroup()
-    for thread in 0..<2 {
-        group.enter()
-        Thread {
-            ready.add(1, ordering: .relaxed)
-            while ready.load(ordering: .relaxed) < 2 {}
-            for index in 0..<count {
-                overlap.around { emit.value(thread * count + index) }
-            }
-            group.leave()
-        }.start()
-    }
-    group.wait()
-    return overlap.happened
-}
-
-/// Whether two threads were ever inside the same region at once.
-final class Overlap: Sendable {
-    private let inside = Atomic<Int>(0)
-    private let seen = Atomic<Bool>(false)
-
-    /// Runs `body`, noting whether another thread was inside meanwhile.
-    @inline(__always)
-    func around<Result>(_ body: () -> Result) -> Result {
-        if inside.add(1, ordering: .relaxed).newValue > 1 {
-            seen.store(true, ordering: .relaxed)
-        }
-        defer { inside.subtract(1, ordering: .relaxed) }
-        return body()
-    }
-
-    var happened: Bool {
-        seen.load(ordering: .relaxed)
-    }
-}
-
-/// A value handed to another thread in a test that orders its uses itself.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// What repeated stress runs found.
-struct StressTally {
-    private(set) var overlappedRuns = 0
-    private(set) var subscriberOverlapRuns = 0
-    private(set) var subscriberOverlapMissed = 0
-    private(set) var detected = 0
-    private(set) var complete = 0
-    private(set) var sameThreadTwice = 0
-    private(set) var falseFindings = 0
-
-    /// Adds one run's findings. `overlapped`: the emitter's calls overlapped (any finding
-    /// without it is false). `atSubscriber`: two deliveries were inside the subscriber at once
-    /// (the subscriber runs inside the checked delivery, so such a run must always be found).
-    mutating func add(_ findings: [Finding], overlapped: Bool, atSubscriber: Bool) {
-        let concurrent = findings.filter { $0.kind == .concurrentDelivery }
-        falseFindings += findings.count - concurrent.count
-        sameThreadTwice += concurrent.count { $0.otherThread == nil || $0.otherThread?.id == $0.thread?.id }
-        guard overlapped else {
-            falseFindings += concurrent.count
-            return
-        }
-        overlappedRuns += 1
-        if atSubscriber {
-            subscriberOverlapRuns += 1
-            if concurrent.isEmpty { subscriberOverlapMissed += 1 }
-        }
-        if !concurrent.isEmpty {
-            detected += 1
-        }
-        if concurrent.contains(where: { $0.relatedStack.isCaptured && $0.eventStack.isCaptured }) {
-            complete += 1
-        }
-    }
-
-    /// Never a finding where the calls did not overlap, never one thread named twice; every run
-    /// whose deliveries overlapped inside the subscriber found; and at least `rate` of the runs
-    /// whose calls overlapped found with both stacks.
-    func expect(rate: Double, runs: Int, sourceLocation: SourceLocation = #_sourceLocation) {
-        let summary = "\(detected) of \(overlappedRuns) runs whose calls overlapped found (\(complete) with both stacks), "
-            + "\(subscriberOverlapRuns - subscriberOverlapMissed) of \(subscriberOverlapRuns) whose deliveries overlapped in the subscriber, of \(runs) runs"
-        FileHandle.standardError.write(Data("serial delivery stress: \(summary)\n".utf8))
-        #expect(overlappedRuns * 2 >= runs, "the stress must overlap its threads: \(summary)", sourceLocation: sourceLocation)
-        #expect(subscriberOverlapMissed == 0, "\(summary)", sourceLocation: sourceLocation)
-        #expect(Double(detected) >= rate * Double(overlappedRuns), "\(summary)", sourceLocation: sourceLocation)
-        #expect(Double(complete) >= rate * Double(overlappedRuns), "\(summary)", sourceLocation: sourceLocation)
-        #expect(sameThreadTwice == 0, "\(sameThreadTwice) findings named one thread twice", sourceLocation: sourceLocation)
-        #expect(falseFindings == 0, "\(falseFindings) findings where the calls never overlapped", sourceLocation: sourceLocation)
     }
 }

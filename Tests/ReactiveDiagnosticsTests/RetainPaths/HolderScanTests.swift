@@ -1,0 +1,48 @@
+import ReactiveDiagnostics
+import Testing
+
+/// The scan for what holds an object, against the walk's own copies of memory: a copy shows
+/// an object's header and fields exactly, so one the scan could see would be reported as a
+/// holder (a live copy in the walk's page cache, or a stale one freed by an earlier walk,
+/// long after the original let go). Found on RxSwift's hooked subscriptions, whose
+/// explanation starts at whatever holds their call-stack array: the first such "holder" was
+/// now and then a copy, and the retain path said nothing held the subscription.
+@Suite struct HolderScanTests {
+    final class Target {}
+
+    final class Holder {
+        var target: Target?
+        init(_ target: Target) { self.target = target }
+    }
+
+    @Test func theObjectThatHoldsItIsItsOnlyHolderAfterTheWalkReadIt() {
+        let target = Target()
+        let holder = Holder(target)
+        let holders = RetainPathInspection.holders(of: target, afterReading: [holder])
+        #expect(holders == [RetainPathInspection.address(of: holder)])
+        withExtendedLifetime(holder) {}
+    }
+
+    @Test func anEarlierWalksCopiesHoldNothing() {
+        let target = Target()
+        let holders = (0..<8).map { _ in Holder(target) }
+        // Walks that read the holders, then end (their copies are released).
+        for holder in holders {
+            _ = RetainPathInspection.inspect(holder)
+        }
+        for holder in holders {
+            holder.target = nil
+        }
+        #expect(RetainPathInspection.holders(of: target).isEmpty)
+        withExtendedLifetime(holders) {}
+    }
+
+    @Test func everyHolderIsFound() {
+        // The filter removes copies only: each real holder is still found.
+        let target = Target()
+        let holders = (0..<4).map { _ in Holder(target) }
+        let found = RetainPathInspection.holders(of: target, afterReading: holders)
+        #expect(Set(found) == Set(holders.map(RetainPathInspection.address(of:))))
+        withExtendedLifetime(holders) {}
+    }
+}
