@@ -105,7 +105,9 @@ extension RetainPathInspection {
     package static func holders(of object: AnyObject, afterReading read: [AnyObject] = []) -> [UInt] {
         withExtendedLifetime((object, read)) {
             let walker = HeapWalker(memory: ProcessMemory(), regions: MemoryRegions.current())
-            for other in read {
+            // Twice: the first read may call into the runtime for the types, which drops
+            // the pages kept so far; the second keeps them, as a walk deep in a heap does.
+            for other in read + read {
                 _ = walker.record(of: address(of: other))
             }
             var scan = HolderScan(walker: walker, deadline: .now.advanced(by: .seconds(10)))
@@ -114,6 +116,20 @@ extension RetainPathInspection {
                 if case .object(let address) = holder { return address }
                 return nil
             }
+        }
+    }
+
+    /// Runs `body` while another walk that has read each of `read` is still under way (its
+    /// copies of their memory alive), as when two tests explain leaks at the same time.
+    package static func whileAnotherWalkHasRead<Result>(_ read: [AnyObject], _ body: () -> Result) -> Result {
+        withExtendedLifetime(read) {
+            let walker = HeapWalker(memory: ProcessMemory(), regions: MemoryRegions.current())
+            // Twice: the first read may call into the runtime for the types, which drops
+            // the pages kept so far; the second keeps them, as a walk deep in a heap does.
+            for other in read + read {
+                _ = walker.record(of: address(of: other))
+            }
+            return withExtendedLifetime(walker) { body() }
         }
     }
 }

@@ -37,6 +37,17 @@ import Testing
         withExtendedLifetime(holders) {}
     }
 
+    @Test func anotherWalksCopiesHoldNothing() {
+        // Tests run in parallel: another test's walk may have read the holder's page.
+        let target = Target()
+        let holder = Holder(target)
+        let holders = RetainPathInspection.whileAnotherWalkHasRead([holder]) {
+            RetainPathInspection.holders(of: target)
+        }
+        #expect(holders == [RetainPathInspection.address(of: holder)])
+        withExtendedLifetime(holder) {}
+    }
+
     @Test func everyHolderIsFound() {
         // The filter removes copies only: each real holder is still found.
         let target = Target()

@@ -1,17 +1,19 @@
 /// Bytes copied out of the process's memory for one reading (``ProcessMemory/bytes(at:count:)``),
 /// erased when released.
 ///
-/// A copy of an object shows its header and fields exactly: left in freed heap memory, a later
-/// scan for what holds an object would find the copy, believe it (its header reads as the
-/// original's type) and report it as the holder. Erasing on release leaves nothing to find.
+/// A copy of an object shows its header and fields exactly: a scan for what holds an object
+/// that took the copy for an object would report it as the holder. So the copy starts
+/// ``ProcessMemory/copyOffset`` bytes past a 16-byte boundary, where scans never look for an
+/// object, and it is erased when released, leaving nothing behind in freed memory.
 final class MemoryCopy {
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// A copy of `bytes`.
     init(_ bytes: UnsafeRawBufferPointer) {
-        buffer = .allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        buffer.copyMemory(from: bytes)
+        buffer = .allocate(byteCount: bytes.count + 16, alignment: 16)
         count = bytes.count
+        UnsafeMutableRawBufferPointer(rebasing: buffer[ProcessMemory.copyOffset..<(ProcessMemory.copyOffset + count)])
+            .copyMemory(from: bytes)
     }
 
     deinit {
@@ -24,6 +26,6 @@ final class MemoryCopy {
 
     /// Runs `body` on the copied bytes.
     func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]))
+        try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[ProcessMemory.copyOffset..<(ProcessMemory.copyOffset + count)]))
     }
 }

@@ -15,12 +15,20 @@ import Darwin
 /// Nothing is ever retained, released or written.
 ///
 /// A copy of memory is a perfect likeness of the objects in it (header, reference count and
-/// fields), and the walk's scans for holders read the whole heap: a copy left where they can
-/// see it would be taken for the objects it shows, long after the originals changed. So
-/// pages are kept in a mapping of their own, which ``isCopy(_:)`` names and which is unmapped
-/// with the walk, and every other copy is erased when released.
+/// fields), and scans for holders read the whole heap, this walk's and any other running at
+/// the same time: a copy they took for an object would be reported as a holder, even long
+/// after the original changed. So every copy starts ``copyOffset`` bytes past a 16-byte
+/// boundary, where no heap object starts and no scan looks for one; pages are kept in a
+/// mapping of their own (``isCopy(_:)``), unmapped with the walk; every other copy is erased
+/// when released.
 final class ProcessMemory {
     static let pageSize = 4096
+    /// How far past a 16-byte boundary every copy starts: heap objects start on 16-byte
+    /// boundaries (malloc's alignment, a sanitizer's too), and scans only look for objects
+    /// there, so nothing inside a copy is ever taken for an object.
+    static let copyOffset = 8
+    /// The bytes a kept page takes in the mapping (the page, shifted by ``copyOffset``).
+    private static let slotSize = pageSize + 16
     /// The most bytes one read may ask for (a larger count is a misread length, not data).
     static let readLimit = 1 << 22
 
@@ -42,7 +50,7 @@ final class ProcessMemory {
 
     deinit {
         if let arena {
-            munmap(arena, pageBudget * Self.pageSize)
+            munmap(arena, pageBudget * Self.slotSize)
         }
     }
 
@@ -51,7 +59,7 @@ final class ProcessMemory {
     func isCopy(_ address: UInt) -> Bool {
         guard let arena else { return false }
         let start = UInt(bitPattern: arena)
-        return address >= start && address - start < UInt(pageBudget * Self.pageSize)
+        return address >= start && address - start < UInt(pageBudget * Self.slotSize)
     }
 
     /// The slots for kept pages, mapped on first use; `nil` when mapping failed (then nothing
@@ -59,7 +67,7 @@ final class ProcessMemory {
     private func keptPages() -> UnsafeMutableRawPointer? {
         if let arena { return arena }
         guard !arenaFailed, pageBudget > 0 else { return nil }
-        let mapped = mmap(nil, pageBudget * Self.pageSize, PROT_READ | PROT_WRITE,
+        let mapped = mmap(nil, pageBudget * Self.slotSize, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
         guard let mapped, mapped != MAP_FAILED else {
             arenaFailed = true
@@ -73,7 +81,7 @@ final class ProcessMemory {
     /// budget allows); `nil` when it cannot be read.
     private func withPage<Result>(_ base: UInt, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
         if let slot = pages[base], let arena {
-            return body(UnsafeRawBufferPointer(start: arena + slot * Self.pageSize, count: Self.pageSize))
+            return body(UnsafeRawBufferPointer(start: arena + slot * Self.slotSize + Self.copyOffset, count: Self.pageSize))
         }
         if unreadable.contains(base) {
             return nil
@@ -81,7 +89,7 @@ final class ProcessMemory {
         systemReads += 1
         if pages.count < pageBudget, let arena = keptPages() {
             let slot = pages.count
-            let page = arena + slot * Self.pageSize
+            let page = arena + slot * Self.slotSize + Self.copyOffset
             guard rdiag_read_memory(base, page, Self.pageSize) == Self.pageSize else {
                 unreadable.insert(base)
                 return nil
@@ -98,14 +106,15 @@ final class ProcessMemory {
         }
     }
 
-    /// Runs `body` on a heap buffer of `count` bytes that is erased before it is freed.
+    /// Runs `body` on a heap buffer of `count` bytes, ``copyOffset`` past a 16-byte boundary,
+    /// that is erased before it is freed.
     private static func withErasedCopy<Result>(count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count + 16, alignment: 16)
         defer {
             buffer.initializeMemory(as: UInt8.self, repeating: 0)
             buffer.deallocate()
         }
-        return body(buffer)
+        return body(UnsafeMutableRawBufferPointer(rebasing: buffer[copyOffset..<(copyOffset + count)]))
     }
 
     /// Copies `count` bytes at `address` into `body`'s buffer; `nil` when any of them cannot
