@@ -132,4 +132,19 @@ extension RetainPathInspection {
             return withExtendedLifetime(walker) { body() }
         }
     }
+
+    /// Whether the walk believes the context descriptor at `address` may be named by the
+    /// runtime (``ObjectClassifier/isNameableDescriptor(_:)``).
+    package static func descriptorMayBeNamed(at address: UInt) -> Bool {
+        let memory = ProcessMemory()
+        return ObjectClassifier(memory: memory, regions: MemoryRegions.current()).isNameableDescriptor(address)
+    }
+
+    /// The nominal type descriptor in the metadata of `type` (a class, struct or enum).
+    package static func descriptor(of type: Any.Type) -> UInt? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        let memory = ProcessMemory()
+        let offset = type is AnyClass ? RuntimeLayout.classDescription : RuntimeLayout.word
+        return memory.word(at: metadata &+ UInt(offset))
+    }
 }

@@ -78,4 +78,34 @@ import Testing
             #expect(RetainPathInspection.nameMayBeResolved(at: UInt(bitPattern: buffer.baseAddress!)))
         }
     }
+
+    final class Plain {}
+    private final class Hidden {}
+    final class Generic<Value> { var value: Value? }
+    struct Value { var object: Plain }
+    enum Choice { case one(Plain), two }
+
+    /// Real types' descriptors, nested, private and generic ones included, lead up to their
+    /// module: the runtime may name them.
+    @Test func realDescriptorsMayBeNamed() throws {
+        for type in [Plain.self, Hidden.self, Generic<Int>.self, Value.self, Choice.self, Set<Int>.self] as [Any.Type] {
+            let descriptor = try #require(RetainPathInspection.descriptor(of: type))
+            #expect(RetainPathInspection.descriptorMayBeNamed(at: descriptor), "\(type)")
+        }
+    }
+
+    /// A class descriptor laid out in heap memory (kind class, a parent and a name pointing
+    /// near it): not in an image, so never handed to the runtime, whose naming of a type walks
+    /// the descriptor's parents without checking them (a holder scan's guess at an object
+    /// start once crashed there, in `swift_getTypeName`).
+    @Test func aDescriptorOutsideTheImagesIsNotNamed() {
+        let forged = UnsafeMutablePointer<UInt32>.allocate(capacity: 16)
+        forged.initialize(repeating: 0, count: 16)
+        forged[0] = 16                                // kind: class
+        forged[1] = 16                                // parent: 16 bytes on…
+        forged[2] = 8                                 // name: …and 8 bytes on
+        forged[4] = 0                                 // the "parent": kind module
+        defer { forged.deallocate() }
+        #expect(!RetainPathInspection.descriptorMayBeNamed(at: UInt(bitPattern: forged)))
+    }
 }

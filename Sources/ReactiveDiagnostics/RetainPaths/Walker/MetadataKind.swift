@@ -87,6 +87,15 @@ enum RuntimeLayout {
     static let descriptorKindClass: UInt32 = 16
     static let descriptorKindStruct: UInt32 = 17
     static let descriptorKindEnum: UInt32 = 18
+    // Every context descriptor: flags, then the parent (a relative pointer that may be
+    // indirect); modules, types and protocols then have their name (a relative pointer).
+    static let descriptorParent = 4
+    static let descriptorName = 8
+    static let descriptorKindModule: UInt32 = 0
+    static let descriptorKindExtension: UInt32 = 1
+    static let descriptorKindAnonymous: UInt32 = 2
+    static let descriptorKindProtocol: UInt32 = 3
+    static let descriptorKindOpaqueType: UInt32 = 4
     static let descriptorIsGeneric: UInt32 = 0x80
     static let classHasResilientSuperclass: UInt32 = 1 << (16 + 13)
     static let classPositiveSize = 28

@@ -78,6 +78,7 @@ struct ObjectClassifier {
               let description = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
               description != 0, regions.isInImage(description),
               let flags = memory.uint32(at: description), flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.descriptorKindClass,
+              isNameableDescriptor(description),
               let fields = memory.uint32(at: description &+ UInt(RuntimeLayout.descriptorFields)),
               fields == 0 || regions.isInImage(description &+ UInt(RuntimeLayout.descriptorFields) &+ UInt(bitPattern: Int(Int32(bitPattern: fields)))),
               let size = memory.uint32(at: metadata &+ UInt(RuntimeLayout.classInstanceSize)),
@@ -132,7 +133,53 @@ struct ObjectClassifier {
         guard let description = memory.word(at: metadata &+ UInt(RuntimeLayout.word)), regions.isInImage(description),
               let flags = memory.uint32(at: description)
         else { return false }
-        return flags & RuntimeLayout.descriptorKindMask == expected
+        return flags & RuntimeLayout.descriptorKindMask == expected && isNameableDescriptor(description)
+    }
+
+    /// Whether `descriptor` is a context descriptor the runtime can name: it, and each parent
+    /// up to a module, lies in a loaded image, is of a kind the runtime knows, and (for a type or
+    /// a module) has a name in an image. Naming a type (`swift_getTypeName`) walks this chain
+    /// and trusts every link: words that only look like a class header at their own level (a
+    /// holder scan's guess at an object start, another thread's stack) must not send it there.
+    /// Answers are remembered for the walk.
+    func isNameableDescriptor(_ descriptor: UInt) -> Bool {
+        if let known = memory.rememberedDescriptors[descriptor] {
+            return known
+        }
+        var current = descriptor
+        var answer = false
+        chain: for _ in 0..<Self.descriptorDepthLimit {
+            guard regions.isInImage(current), let flags = memory.uint32(at: current) else { break }
+            switch flags & RuntimeLayout.descriptorKindMask {
+            case RuntimeLayout.descriptorKindModule:
+                answer = hasName(current)
+                break chain
+            case RuntimeLayout.descriptorKindClass, RuntimeLayout.descriptorKindStruct, RuntimeLayout.descriptorKindEnum,
+                 RuntimeLayout.descriptorKindProtocol:
+                guard hasName(current) else { break chain }
+            case RuntimeLayout.descriptorKindExtension, RuntimeLayout.descriptorKindAnonymous,
+                 RuntimeLayout.descriptorKindOpaqueType:
+                break
+            default:
+                break chain
+            }
+            guard let parent = memory.indirectablePointer(at: current &+ UInt(RuntimeLayout.descriptorParent)) else { break }
+            current = parent
+        }
+        memory.rememberedDescriptors[descriptor] = answer
+        return answer
+    }
+
+    /// Parents followed at most (a nested type's chain is a few levels deep).
+    static let descriptorDepthLimit = 32
+
+    /// Whether the descriptor's name is a non-empty C string in an image, without control
+    /// characters.
+    private func hasName(_ descriptor: UInt) -> Bool {
+        guard let name = memory.relativePointer(at: descriptor &+ UInt(RuntimeLayout.descriptorName)),
+              regions.isInImage(name), let text = memory.cString(at: name, limit: 1024)
+        else { return false }
+        return !text.isEmpty && !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
     /// A tuple's element count is small and every element's type is type metadata.

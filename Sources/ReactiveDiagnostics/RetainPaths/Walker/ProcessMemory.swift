@@ -43,6 +43,9 @@ final class ProcessMemory {
     let pageBudget: Int
     /// System calls made so far.
     private(set) var systemReads = 0
+    /// Context descriptors already checked during this walk
+    /// (``ObjectClassifier/isNameableDescriptor(_:)``), with the answer.
+    var rememberedDescriptors: [UInt: Bool] = [:]
 
     init(pageBudget: Int = 4096) {
         self.pageBudget = pageBudget
