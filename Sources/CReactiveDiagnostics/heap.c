@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #if defined(__linux__)
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #elif defined(__APPLE__)
@@ -220,11 +221,19 @@ size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets
     if (page <= 0 || page > 4096 || (start & (uintptr_t)(page - 1)) != 0) {
         return 0;
     }
-    uintptr_t *buffer = malloc(chunk_size);
+    // The copy of memory being scanned lives in a mapping of its own, unmapped on return, and
+    // starts 8 bytes past a 16-byte boundary: a heap buffer would be scanned itself, and once
+    // freed would leave a copy whose objects (headers and fields intact) a later scan for
+    // holders would believe.
+    size_t mapping_size = chunk_size + (size_t)page;
+    void *mapping = mmap(NULL, mapping_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uintptr_t *buffer = mapping == MAP_FAILED ? NULL : (uintptr_t *)((char *)mapping + 8);
     unsigned char *residency = malloc(chunk_size / (size_t)page + 1);
     uintptr_t *sorted = malloc(target_count * sizeof(uintptr_t) + 1);
     if (buffer == NULL || residency == NULL || sorted == NULL) {
-        free(buffer);
+        if (buffer != NULL) {
+            munmap(mapping, mapping_size);
+        }
         free(residency);
         free(sorted);
         return 0;
@@ -266,7 +275,7 @@ size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets
             first = last + 1;
         }
     }
-    free(buffer);
+    munmap(mapping, mapping_size);
     free(residency);
     free(sorted);
 #else

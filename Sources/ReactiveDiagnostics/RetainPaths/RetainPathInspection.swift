@@ -147,4 +147,20 @@ extension RetainPathInspection {
         let offset = type is AnyClass ? RuntimeLayout.classDescription : RuntimeLayout.word
         return memory.word(at: metadata &+ UInt(offset))
     }
+
+    /// Whether the allocator keeps a readable size before `object` (glibc's chunk headers):
+    /// then the holder scan places each hit in the allocation that contains it; without them
+    /// (a sanitizer's allocator) it takes the nearest object start below a hit, a guess that
+    /// can name an object that does not hold the target (a closure context on a thread's
+    /// stack, say).
+    package static func allocatorHasChunkHeaders(_ object: AnyObject) -> Bool {
+        withExtendedLifetime(object) {
+            #if os(Linux)
+            let memory = ProcessMemory()
+            return HeapWalker.usableSize(chunkHeader: memory.word(at: address(of: object) &- UInt(RuntimeLayout.word))) != nil
+            #else
+            return false
+            #endif
+        }
+    }
 }

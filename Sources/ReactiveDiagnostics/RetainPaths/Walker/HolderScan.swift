@@ -4,7 +4,7 @@ import CReactiveDiagnostics
 /// process's writable memory for their addresses (fault-free, resident pages only), each hit
 /// believed only when the heap object around it, read through its metadata, really holds the
 /// target, or when it lies in an image's data (a global or static variable). The walk's own
-/// copies of memory (``ProcessMemory/isCopy(_:)``) are never hits.
+/// copies of memory, and every other walk's under way (``CopiedMemory``), are never hits.
 struct HolderScan {
     /// What holds a target.
     enum Holder: Equatable {
@@ -68,7 +68,7 @@ struct HolderScan {
                 }
                 bytesScanned += scanned
                 // The walk's own copies of memory show the same words: they hold nothing.
-                hits += buffer.prefix(found).lazy.filter { !walker.memory.isCopy($0) }
+                hits += buffer.prefix(found).lazy.filter { !walker.memory.isCopy($0) && !CopiedMemory.contains($0) }
                 if hits.count >= Self.hitLimit { break scan }
                 start = end
             }
@@ -84,6 +84,7 @@ struct HolderScan {
             if region.image != nil {
                 result[word, default: []].append(.global(hit))
             } else if let object = object(holding: hit, target: word, headers: headers), object != word,
+                      !CopiedMemory.contains(object),
                       !isBookkeeping(object), result[word]?.contains(.object(object)) != true {
                 result[word, default: []].append(.object(object))
             }

@@ -11,6 +11,7 @@ final class MemoryCopy {
     /// A copy of `bytes`.
     init(_ bytes: UnsafeRawBufferPointer) {
         buffer = .allocate(byteCount: bytes.count + 16, alignment: 16)
+        CopiedMemory.add(CopiedMemory.range(of: buffer))
         count = bytes.count
         UnsafeMutableRawBufferPointer(rebasing: buffer[ProcessMemory.copyOffset..<(ProcessMemory.copyOffset + count)])
             .copyMemory(from: bytes)
@@ -18,6 +19,7 @@ final class MemoryCopy {
 
     deinit {
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        CopiedMemory.remove(CopiedMemory.range(of: buffer))
         buffer.deallocate()
     }
 

@@ -20,7 +20,8 @@ import Darwin
 /// after the original changed. So every copy starts ``copyOffset`` bytes past a 16-byte
 /// boundary, where no heap object starts and no scan looks for one; pages are kept in a
 /// mapping of their own (``isCopy(_:)``), unmapped with the walk; every other copy is erased
-/// when released.
+/// when released; and while a copy exists it is listed in ``CopiedMemory``, which scans skip
+/// (a sanitizer's allocator leaves them guessing object starts, offset or not).
 final class ProcessMemory {
     static let pageSize = 4096
     /// How far past a 16-byte boundary every copy starts: heap objects start on 16-byte
@@ -53,6 +54,7 @@ final class ProcessMemory {
 
     deinit {
         if let arena {
+            CopiedMemory.remove(arenaRange(arena))
             munmap(arena, pageBudget * Self.slotSize)
         }
     }
@@ -63,6 +65,11 @@ final class ProcessMemory {
         guard let arena else { return false }
         let start = UInt(bitPattern: arena)
         return address >= start && address - start < UInt(pageBudget * Self.slotSize)
+    }
+
+    private func arenaRange(_ arena: UnsafeMutableRawPointer) -> Range<UInt> {
+        let start = UInt(bitPattern: arena)
+        return start..<(start + UInt(pageBudget * Self.slotSize))
     }
 
     /// The slots for kept pages, mapped on first use; `nil` when mapping failed (then nothing
@@ -77,6 +84,7 @@ final class ProcessMemory {
             return nil
         }
         arena = mapped
+        CopiedMemory.add(arenaRange(mapped))
         return mapped
     }
 
@@ -113,8 +121,10 @@ final class ProcessMemory {
     /// that is erased before it is freed.
     private static func withErasedCopy<Result>(count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count + 16, alignment: 16)
+        CopiedMemory.add(CopiedMemory.range(of: buffer))
         defer {
             buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            CopiedMemory.remove(CopiedMemory.range(of: buffer))
             buffer.deallocate()
         }
         return body(UnsafeMutableRawBufferPointer(rebasing: buffer[copyOffset..<(copyOffset + count)]))
