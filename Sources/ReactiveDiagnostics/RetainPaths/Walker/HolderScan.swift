@@ -67,8 +67,8 @@ struct HolderScan {
                     }
                 }
                 bytesScanned += scanned
-                // The walk's own copies of memory show the same words: they hold nothing.
-                hits += buffer.prefix(found).lazy.filter { !walker.memory.isCopy($0) && !CopiedMemory.contains($0) }
+                // Copies of memory (this walk's and any other's) show the same words: they hold nothing.
+                hits += buffer.prefix(found).lazy.filter { !CopiedMemory.contains($0) }
                 if hits.count >= Self.hitLimit { break scan }
                 start = end
             }

@@ -19,7 +19,7 @@ import Darwin
 /// the same time: a copy they took for an object would be reported as a holder, even long
 /// after the original changed. So every copy starts ``copyOffset`` bytes past a 16-byte
 /// boundary, where no heap object starts and no scan looks for one; pages are kept in a
-/// mapping of their own (``isCopy(_:)``), unmapped with the walk; every other copy is erased
+/// mapping of their own, unmapped with the walk; every other copy is erased
 /// when released; and while a copy exists it is listed in ``CopiedMemory``, which scans skip
 /// (a sanitizer's allocator leaves them guessing object starts, offset or not).
 final class ProcessMemory {
@@ -57,14 +57,6 @@ final class ProcessMemory {
             CopiedMemory.remove(arenaRange(arena))
             munmap(arena, pageBudget * Self.slotSize)
         }
-    }
-
-    /// Whether `address` lies in this walk's own copies of memory (its kept pages): a scan of
-    /// the process must not take them for the objects they show.
-    func isCopy(_ address: UInt) -> Bool {
-        guard let arena else { return false }
-        let start = UInt(bitPattern: arena)
-        return address >= start && address - start < UInt(pageBudget * Self.slotSize)
     }
 
     private func arenaRange(_ arena: UnsafeMutableRawPointer) -> Range<UInt> {
