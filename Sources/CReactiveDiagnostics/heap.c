@@ -283,3 +283,48 @@ size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets
 #endif
     return found;
 }
+
+// MARK: Allocator
+
+#if defined(__linux__)
+#include <malloc.h>
+#include <stdlib.h>
+
+static atomic_int chunk_headers = -1;   // -1: not probed yet
+
+/// Whether the size word glibc keeps before each allocation says the usable size that
+/// malloc_usable_size reports, for sizes no other allocator rounds the same way. A
+/// sanitizer's allocator reports the requested size and keeps no such word.
+static int probe_chunk_headers(void) {
+    static const size_t sizes[] = {33, 97, 501};
+    for (size_t index = 0; index < sizeof sizes / sizeof sizes[0]; index++) {
+        void *pointer = malloc(sizes[index]);
+        if (pointer == NULL) {
+            return 0;
+        }
+        uintptr_t header = 0;
+        size_t read = rdiag_read_memory((uintptr_t)pointer - sizeof header, &header, sizeof header);
+        size_t usable = malloc_usable_size(pointer);
+        free(pointer);
+        uintptr_t chunk = header & ~(uintptr_t)0x7;
+        size_t overhead = (header & 0x2) ? 2 * sizeof header : sizeof header;
+        if (read != sizeof header || chunk < overhead || chunk - overhead != usable || usable == sizes[index]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+#endif
+
+int rdiag_allocator_has_chunk_headers(void) {
+#if defined(__linux__)
+    int known = atomic_load_explicit(&chunk_headers, memory_order_relaxed);
+    if (known < 0) {
+        known = probe_chunk_headers();
+        atomic_store_explicit(&chunk_headers, known, memory_order_relaxed);
+    }
+    return known == 1;
+#else
+    return 0;
+#endif
+}

@@ -177,6 +177,11 @@ unsigned rdiag_swift_enum_tag(const void *_Nonnull witness, const void *_Nonnull
 /// leaving the payload's bits in place of the enum's.
 void rdiag_swift_enum_project(const void *_Nonnull witness, void *_Nonnull value, const void *_Nonnull type);
 
+/// 1 when the allocator keeps glibc's size word before each allocation (so the holder scan
+/// can tell which allocation contains a word), 0 otherwise (a sanitizer's allocator, or not
+/// Linux). Probed once, with a few allocations of sizes only glibc rounds that way.
+int rdiag_allocator_has_chunk_headers(void);
+
 /// Scans the readable words of [start, end) (page-aligned) for any of `targets`, reading
 /// fault-free and skipping pages that are not resident (never touched: nothing is faulted
 /// in). Writes the addresses of up to `hit_capacity` matching words to `hits` and returns

@@ -148,19 +148,9 @@ extension RetainPathInspection {
         return memory.word(at: metadata &+ UInt(offset))
     }
 
-    /// Whether the allocator keeps a readable size before `object` (glibc's chunk headers):
-    /// then the holder scan places each hit in the allocation that contains it; without them
-    /// (a sanitizer's allocator) it takes the nearest object start below a hit, a guess that
-    /// can name an object that does not hold the target (a closure context on a thread's
-    /// stack, say).
-    package static func allocatorHasChunkHeaders(_ object: AnyObject) -> Bool {
-        withExtendedLifetime(object) {
-            #if os(Linux)
-            let memory = ProcessMemory()
-            return HeapWalker.usableSize(chunkHeader: memory.word(at: address(of: object) &- UInt(RuntimeLayout.word))) != nil
-            #else
-            return false
-            #endif
-        }
-    }
+    /// Whether the allocator keeps glibc's size word before each allocation: then the holder
+    /// scan places each hit in the allocation that contains it; without them (a sanitizer's
+    /// allocator) it takes the nearest object start below a hit, a guess that can name an
+    /// object that does not hold the target (a closure context on a thread's stack, say).
+    package static var allocatorHasChunkHeaders: Bool { HeapWalker.allocatorHasChunkHeaders }
 }

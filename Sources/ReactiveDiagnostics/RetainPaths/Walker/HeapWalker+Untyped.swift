@@ -1,3 +1,5 @@
+import CReactiveDiagnostics
+
 extension HeapWalker {
     /// The largest object an untyped scan reads.
     static let untypedScanLimit = 4096
@@ -36,7 +38,8 @@ extension HeapWalker {
     /// header (glibc: the size word before the allocation), when it is plausible.
     func allocationSize(of object: UInt) -> Int? {
         #if os(Linux)
-        guard let usable = Self.usableSize(chunkHeader: memory.word(at: object &- UInt(RuntimeLayout.word))),
+        guard Self.allocatorHasChunkHeaders,
+              let usable = Self.usableSize(chunkHeader: memory.word(at: object &- UInt(RuntimeLayout.word))),
               usable >= RuntimeLayout.heapObjectSize, usable <= Self.untypedScanLimit
         else { return nil }
         return usable
@@ -44,6 +47,11 @@ extension HeapWalker {
         return nil
         #endif
     }
+
+    /// Whether the allocator keeps glibc's size word before each allocation, probed once
+    /// (a sanitizer's allocator does not: a word there is the end of another allocation, and
+    /// may look like a size by chance).
+    static var allocatorHasChunkHeaders: Bool { rdiag_allocator_has_chunk_headers() != 0 }
 
     /// The usable size a glibc chunk header (the word before an allocation) says, when it
     /// is plausible (a multiple of 16, at least 32 bytes, under 64 MB).

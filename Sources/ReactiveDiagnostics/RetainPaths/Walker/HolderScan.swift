@@ -76,7 +76,7 @@ struct HolderScan {
         var result: [UInt: [Holder]] = [:]
         let wanted = Set(targets)
         // glibc keeps a size word before each allocation; a sanitizer's allocator does not.
-        let headers = targets.contains { chunkSize(of: $0) != nil }
+        let headers = HeapWalker.allocatorHasChunkHeaders
         walker.stopAt.formUnion(wanted)
         for hit in hits {
             guard let word = walker.memory.word(at: hit), wanted.contains(word) else { continue }
