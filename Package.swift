@@ -56,7 +56,11 @@ let package = Package(
 
         // MARK: Child processes (llvm-symbolizer, test children), shared by the engine, the tool
         // and the tests. Not API: the underscore says so.
-        .target(name: "_ReactiveDiagnosticsProcess", swiftSettings: swiftSettings),
+        .target(name: "CReactiveDiagnosticsProcess"),
+        .target(
+            name: "_ReactiveDiagnosticsProcess", dependencies: ["CReactiveDiagnosticsProcess"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Report schema, shared by the engine and the tool.
         .target(name: "ReactiveDiagnosticsReport", swiftSettings: swiftSettings),
