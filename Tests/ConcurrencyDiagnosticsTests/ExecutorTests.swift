@@ -84,8 +84,8 @@ actor Ledger {
             await ledger.recompute(blockingFor: release)
         }
         let finding = onlyFinding(outcome, .longAction)
-        #expect(finding?.label == "ledger" && finding?.test == outcome.test)
-        saveDescription(finding, engine)
+        // The job's stack is where its executor was made: here, in the test.
+        expectEvidence(finding, engine, kind: .longAction, label: "ledger", outcome: outcome)
         #expect(Int(finding?.details["durationNanos"] ?? "") ?? 0 >= 20_000_000)
         #expect(made?.summary.longActions == 1)
     }
@@ -107,7 +107,7 @@ actor Ledger {
         let findings = outcome.findings.filter { $0.kind == .pendingAction }
         #expect(!findings.isEmpty && findings.allSatisfy { $0.label == "ledger" && $0.test == outcome.test },
                 "\(outcome.findings.map { engine.describe($0) })")
-        saveDescription(findings.first, engine)
+        expectEvidence(findings.first, engine, kind: .pendingAction, label: "ledger", outcome: outcome)
         await eventually("the executor drained") { made?.summary.pending == 0 }
     }
 

@@ -18,6 +18,59 @@ struct StackInternerTests {
         #expect(interner.count == 4)
     }
 
+    @Test func stacksThatShareTheirHashedFramesStayApart() {
+        // The hash reads the first 16 frames; the thread's cache and the shard compare all.
+        let interner = StackInterner()
+        let prefix = (1...16).map(UInt.init)
+        let first = interner.intern(prefix + [100, 200])
+        let second = interner.intern(prefix + [100, 201])
+        #expect(first != second)
+        #expect(interner.intern(prefix + [100, 200]) == first)
+        #expect(interner.intern(prefix + [100, 201]) == second)
+        #expect(interner.addresses(of: second) == prefix + [100, 201])
+    }
+
+    @Test func eachInternerKeepsItsOwnIDsInTheThreadsCache() {
+        let stack: [UInt] = [0x1000, 0x2000, 0x3000]
+        let first = StackInterner()
+        let firstID = first.intern(stack)
+        let second = StackInterner()
+        _ = second.intern([7, 8, 9])
+        _ = second.intern([7, 8])
+        let secondID = second.intern(stack)
+        #expect(second.addresses(of: secondID) == stack)
+        #expect(second.intern(stack) == secondID)
+        #expect(first.intern(stack) == firstID)
+        #expect(first.addresses(of: firstID) == stack)
+    }
+
+    @Test func aGoneInternersCacheEntriesNeverMatch() {
+        // Its stored frames are freed; a new interner (perhaps at the same address) must
+        // never be handed one of its ids, nor read its frames.
+        let stack: [UInt] = [0xA, 0xB, 0xC, 0xD]
+        do {
+            let gone = StackInterner()
+            for index in 0..<64 {
+                _ = gone.intern([UInt(index)] + stack)
+            }
+            _ = gone.intern(stack)
+        }
+        let interner = StackInterner()
+        let id = interner.intern(stack)
+        #expect(interner.count == 1)
+        #expect(interner.addresses(of: id) == stack)
+    }
+
+    @Test func longStacksGetChunksOfTheirOwn() {
+        let interner = StackInterner()
+        let long = (0..<20_000).map(UInt.init)
+        let id = interner.intern(long)
+        let short = interner.intern([1, 2])
+        #expect(interner.addresses(of: id) == long)
+        #expect(interner.addresses(of: short) == [1, 2])
+        #expect(interner.intern(long) == id)
+    }
+
     @Test func emptyStackIsNone() {
         let interner = StackInterner()
         #expect(interner.intern([]) == .none)

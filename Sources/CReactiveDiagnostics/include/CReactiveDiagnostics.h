@@ -131,6 +131,19 @@ void rdiag_hook_state_set(void *_Nullable state);
 void *_Nullable rdiag_recent_labels_get(void);
 void rdiag_recent_labels_set(void *_Nullable labels);
 
+// MARK: Stack interning: a per-thread cache of stacks already interned
+
+/// A number no other interner has, for the entries it stores in the per-thread cache.
+uint64_t rdiag_stack_cache_owner(void);
+
+/// The id the calling thread's cache holds for `frames` (interned by `owner` under `hash`),
+/// compared frame by frame; 0 when it holds none.
+uint32_t rdiag_stack_cache_lookup(uint64_t owner, uint64_t hash, const uintptr_t *_Nonnull frames, size_t count);
+
+/// Remembers in the calling thread's cache that `owner` interned the `count` frames stored at
+/// `stored` (which must stay where they are while `owner` lives) as `id`.
+void rdiag_stack_cache_store(uint64_t owner, uint64_t hash, const uintptr_t *_Nonnull stored, size_t count, uint32_t id);
+
 /// A thread-local pointer for the thread's pool of scheduled actions (ReactiveDiagnostics).
 void *_Nullable rdiag_action_pool_get(void);
 void rdiag_action_pool_set(void *_Nullable pool);

@@ -9,23 +9,30 @@ struct ExecutorCore: Sendable {
     let probe: SchedulerProbe
     /// The test that created the executor.
     let test: TestIdentity
+    /// Where the executor was made (when allocation stacks are on): every job's stack.
+    let madeAt: StackID
 
     init(label: String, queue: DispatchQueue, expectation: ThreadExpectation?, longJobThreshold: Duration?, engine: DiagnosticsEngine) {
         self.queue = queue
         probe = engine.makeSchedulerProbe(label: label, expectation: expectation, longActionThreshold: longJobThreshold)
         test = engine.currentTest()
+        madeAt = engine.captureAllocationStack()
     }
 
     /// A job is being enqueued: counted, and live until it runs. The runtime enqueues a task's
     /// job after taking the task off the thread, so the task's test (a task-local) is not
     /// visible here: the job is attributed to the thread's test (or an XCTest's), else to the
     /// test that made the executor.
+    ///
+    /// Its stack is where the executor was made: the thread's stack here is the runtime's
+    /// (`swift_task_switch`, `swift_task_yield`, a continuation's resume) and this library's,
+    /// with no frame of the code that awaits, so walking it per job would buy nothing.
     @inline(__always)
     func willEnqueue() -> ScheduledAction {
         if test.isKnown, !TestIdentity.contextual.isKnown {
-            return TestIdentity.withThreadTest(test) { probe.willSchedule() }
+            return TestIdentity.withThreadTest(test) { probe.willSchedule(stack: madeAt) }
         }
-        return probe.willSchedule()
+        return probe.willSchedule(stack: madeAt)
     }
 
     /// The job is starting on this thread for `executor`: latency, thread, expectation.

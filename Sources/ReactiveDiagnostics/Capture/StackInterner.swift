@@ -1,10 +1,14 @@
+import CReactiveDiagnostics
 import Foundation
 
 /// Stores each distinct call stack once and hands out a ``StackID`` for it.
 ///
 /// Interning runs on the hot path (every tracked allocation), so it hashes the raw
-/// addresses, takes one of 16 shard locks chosen by the hash, and compares against the
-/// stacks already stored in that shard's arena: no allocation unless the stack is new.
+/// addresses and first asks the calling thread's cache of stacks it interned before (no lock:
+/// the same code path captures the same stack again and again); otherwise it takes one of 16
+/// shard locks chosen by the hash and compares against the stacks already stored in that
+/// shard's arena: no allocation unless the stack is new. Stored frames never move (the arena
+/// grows by chunks), so a thread's cache can point at them.
 ///
 /// ```swift
 /// let interner = StackInterner()
@@ -14,23 +18,36 @@ import Foundation
 /// ```
 ///
 /// Complexity: O(depth) per intern when the stack is known; amortized O(depth) when new.
+/// Memory: the frames, 22 bytes of tables per distinct stack, and 1 KiB of cache per
+/// thread that interns.
 package final class StackInterner: Sendable {
     static let shardBits: UInt32 = 4
     static let shardCount = 1 << shardBits
 
     private final class Shard: Sendable {
         let state = LockedValue(ShardState())
+
+        deinit {
+            state.withLock { $0.deallocate() }
+        }
     }
 
-    private struct ShardState {
+    /// Unchecked: touched only under its shard's lock; the chunks it points into are its own.
+    private struct ShardState: @unchecked Sendable {
         /// Open-addressing table of local index + 1 (0 = empty).
         var table = [UInt32](repeating: 0, count: 64)
         var hashes: [UInt64] = []
-        var starts: [UInt32] = []
+        /// Where each stack's frames are stored (in one of `chunks`; they never move).
+        var stored: [UnsafeMutablePointer<UInt>] = []
         var lengths: [UInt16] = []
-        var arena: [UInt] = []
+        /// The arena: chunks that are never reallocated, the last one being filled.
+        var chunks: [(start: UnsafeMutablePointer<UInt>, capacity: Int)] = []
+        var usedInLastChunk = 0
 
-        mutating func intern(_ frames: UnsafeBufferPointer<UInt>, hash: UInt64) -> UInt32 {
+        static let firstChunkWords = 256
+        static let largestChunkWords = 16_384
+
+        mutating func intern(_ frames: UnsafeBufferPointer<UInt>, hash: UInt64) -> (UInt32, UnsafePointer<UInt>) {
             let mask = table.count - 1
             var slot = Int(truncatingIfNeeded: hash >> 7) & mask
             while true {
@@ -39,27 +56,37 @@ package final class StackInterner: Sendable {
                     break
                 }
                 let local = Int(entry - 1)
-                if hashes[local] == hash && Int(lengths[local]) == frames.count {
-                    let start = Int(starts[local])
-                    let equal = arena.withUnsafeBufferPointer { stored in
-                        memcmp(stored.baseAddress! + start, frames.baseAddress!, frames.count * MemoryLayout<UInt>.stride) == 0
-                    }
-                    if equal {
-                        return UInt32(local)
-                    }
+                if hashes[local] == hash && Int(lengths[local]) == frames.count,
+                   memcmp(stored[local], frames.baseAddress!, frames.count * MemoryLayout<UInt>.stride) == 0 {
+                    return (UInt32(local), UnsafePointer(stored[local]))
                 }
                 slot = (slot + 1) & mask
             }
             let local = UInt32(hashes.count)
+            let copy = store(frames)
             hashes.append(hash)
-            starts.append(UInt32(arena.count))
+            stored.append(copy)
             lengths.append(UInt16(frames.count))
-            arena.append(contentsOf: frames)
             table[slot] = local + 1
             if hashes.count * 2 > table.count {
                 grow()
             }
-            return local
+            return (local, UnsafePointer(copy))
+        }
+
+        /// Copies `frames` into the arena, starting a new chunk (each twice the last, up to
+        /// ``largestChunkWords``, or as large as the stack) when the last one is full.
+        private mutating func store(_ frames: UnsafeBufferPointer<UInt>) -> UnsafeMutablePointer<UInt> {
+            if chunks.isEmpty || chunks[chunks.count - 1].capacity - usedInLastChunk < frames.count {
+                let next = chunks.last.map { min($0.capacity * 2, Self.largestChunkWords) } ?? Self.firstChunkWords
+                let capacity = max(next, frames.count)
+                chunks.append((UnsafeMutablePointer<UInt>.allocate(capacity: capacity), capacity))
+                usedInLastChunk = 0
+            }
+            let destination = chunks[chunks.count - 1].start + usedInLastChunk
+            destination.initialize(from: frames.baseAddress!, count: frames.count)
+            usedInLastChunk += frames.count
+            return destination
         }
 
         private mutating func grow() {
@@ -76,13 +103,24 @@ package final class StackInterner: Sendable {
         }
 
         func addresses(of local: Int) -> [UInt] {
-            guard local < starts.count else { return [] }
-            let start = Int(starts[local])
-            return Array(arena[start..<start + Int(lengths[local])])
+            guard local < stored.count else { return [] }
+            return Array(UnsafeBufferPointer(start: stored[local], count: Int(lengths[local])))
+        }
+
+        var arenaWords: Int { chunks.reduce(0) { $0 + $1.capacity } }
+
+        mutating func deallocate() {
+            for chunk in chunks {
+                chunk.start.deallocate()
+            }
+            chunks = []
+            stored = []
         }
     }
 
     private let shards: [Shard] = (0..<StackInterner.shardCount).map { _ in Shard() }
+    /// This interner's number in the threads' caches (never reused).
+    private let owner = rdiag_stack_cache_owner()
 
     /// Creates an empty interner.
     package init() {}
@@ -94,9 +132,19 @@ package final class StackInterner: Sendable {
         guard !frames.isEmpty else { return .none }
         let frames = UnsafeBufferPointer(rebasing: frames[0..<min(frames.count, Int(UInt16.max))])
         let hash = mixAddresses(frames)
+        let cached = rdiag_stack_cache_lookup(owner, hash, frames.baseAddress!, frames.count)
+        if cached != 0 {
+            return StackID(rawValue: cached)
+        }
         let shardIndex = Int(truncatingIfNeeded: hash) & (Self.shardCount - 1)
-        let local = shards[shardIndex].state.withLock { $0.intern(frames, hash: hash) }
-        return StackID(rawValue: ((local << Self.shardBits) | UInt32(shardIndex)) + 1)
+        // The stored frames' address crosses the lock as a number (a pointer is not Sendable).
+        let (local, stored) = shards[shardIndex].state.withLock { state -> (UInt32, UInt) in
+            let (local, stored) = state.intern(frames, hash: hash)
+            return (local, UInt(bitPattern: stored))
+        }
+        let id = ((local << Self.shardBits) | UInt32(shardIndex)) + 1
+        rdiag_stack_cache_store(owner, hash, UnsafePointer(bitPattern: stored)!, frames.count, id)
+        return StackID(rawValue: id)
     }
 
     /// Interns a stack given as an array (convenience for tests and tools).
@@ -122,8 +170,8 @@ package final class StackInterner: Sendable {
     package var approximateBytes: Int {
         shards.reduce(0) { total, shard in
             total + shard.state.withLock { state in
-                state.arena.capacity * MemoryLayout<UInt>.stride + state.table.capacity * 4
-                    + state.hashes.capacity * 8 + state.starts.capacity * 4 + state.lengths.capacity * 2
+                state.arenaWords * MemoryLayout<UInt>.stride + state.table.capacity * 4
+                    + state.hashes.capacity * 8 + state.stored.capacity * 8 + state.lengths.capacity * 2
             }
         }
     }

@@ -1,4 +1,5 @@
 import CReactiveDiagnostics
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -50,6 +51,9 @@ enum ScheduledActionPool {
     }
 
     private static let depot = LockedValue(Depot())
+    /// How many full magazines the depot holds, read without its lock: a thread that
+    /// schedules faster than actions run (a backlog) finds none, and takes no lock to learn it.
+    private static let depotFullCount = Atomic<Int>(0)
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -104,15 +108,23 @@ enum ScheduledActionPool {
         let magazines = current()
         if magazines.pointee.returningCount == magazineSize {
             let full = magazines.pointee.returning
-            let fresh = depot.withLock { depot -> Magazine? in
-                guard depot.full.count < depotLimit else { return nil }
-                depot.full.append(full)
-                return depot.empty.popLast() ?? .make()
+            let fresh: Magazine?
+            if depotFullCount.load(ordering: .relaxed) >= depotLimit {
+                fresh = nil
+            } else {
+                fresh = depot.withLock { depot -> Magazine? in
+                    guard depot.full.count < depotLimit else { return nil }
+                    depot.full.append(full)
+                    depotFullCount.store(depot.full.count, ordering: .relaxed)
+                    return depot.empty.popLast() ?? .make()
+                }
             }
-            guard let fresh else {
-                return  // the depot is full: let this action go
+            if let fresh {
+                magazines.pointee.returning = fresh
+            } else {
+                // The depot is full: let this magazine's actions go and fill it again.
+                release(full, count: magazineSize)
             }
-            magazines.pointee.returning = fresh
             magazines.pointee.returningCount = 0
         }
         magazines.pointee.returning[magazines.pointee.returningCount] = Unmanaged.passRetained(action)
@@ -127,9 +139,11 @@ enum ScheduledActionPool {
             magazines.pointee.returningCount = 0
             return true
         }
+        guard depotFullCount.load(ordering: .relaxed) > 0 else { return false }
         let empty = magazines.pointee.taking
         guard let full = depot.withLock({ depot -> Magazine? in
             guard let full = depot.full.popLast() else { return nil }
+            depotFullCount.store(depot.full.count, ordering: .relaxed)
             depot.empty.append(empty)
             return full
         }) else { return false }

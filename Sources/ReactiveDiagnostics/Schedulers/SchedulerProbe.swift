@@ -76,12 +76,23 @@ public final class SchedulerProbe: Sendable {
     /// ever released.
     private static let everyProbe = LockedValue([SchedulerProbe]())
 
-    /// An action is being scheduled. Captures the scheduling stack and registers the action
-    /// as live (``ResourceKind/timer`` when `repeating`).
-    public func willSchedule(repeating: Bool = false) -> ScheduledAction {
+    /// An action is being scheduled. Registers it as live (``ResourceKind/timer`` when
+    /// `repeating`) with the scheduling stack: `stack`, or the caller's stack captured now
+    /// when `nil`.
+    ///
+    /// Pass a stack when the caller's says nothing of where the action comes from: a task
+    /// executor's job is enqueued by the Swift runtime (an `async` caller reaches it by a tail
+    /// call, so no user frame is on the thread's stack), and the executor passes the stack
+    /// where it was made instead, captured once.
+    ///
+    /// ```swift
+    /// let madeAt = engine.captureAllocationStack()           // once, where the executor is made
+    /// let action = probe.willSchedule(stack: madeAt)          // per job: no stack walk
+    /// ```
+    public func willSchedule(repeating: Bool = false, stack: StackID? = nil) -> ScheduledAction {
         scheduling.add(0, 1)
         scheduling.add(repeating ? 2 : 1, 1)
-        let resource = recorder.register(repeating ? .timer : .scheduledAction, label: label, stack: nil, test: nil)
+        let resource = recorder.register(repeating ? .timer : .scheduledAction, label: label, stack: stack, test: nil)
         return ScheduledAction(
             probe: self, stack: resource.stack, test: resource.test, token: resource.token, isRepeating: repeating,
             enqueuedAt: rdiag_uptime_nanoseconds(), body: nil)
