@@ -80,6 +80,9 @@ for module in ReactiveDiagnosticsTests CombineDiagnosticsTests EffectDiagnostics
     rm -f "$tsan_log"
 done
 
+step "Thread Sanitizer: the RxSwift integration"
+Integrations/RxSwift/test.sh --tsan
+
 step "fuzzing the report readers (${REACTIVE_DIAGNOSTICS_FUZZ_SECONDS:-60} s)"
 Tools/Fuzz/fuzz.sh "${REACTIVE_DIAGNOSTICS_FUZZ_SECONDS:-60}"
 

@@ -8,7 +8,11 @@
 # test, another dependency) exits non-zero.
 #
 #   Integrations/RxSwift/test.sh            # from anywhere
+#   Integrations/RxSwift/test.sh --tsan     # its tests under Thread Sanitizer instead: no report allowed
 set -euo pipefail
+
+tsan=0
+[ "${1:-}" = "--tsan" ] && tsan=1
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # swift_test_with_failure_summary
@@ -22,6 +26,27 @@ resolve_rxswift_integration || exit 0
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+
+if [ "$tsan" -eq 1 ]; then
+    # The integration's tests under Thread Sanitizer, in a build directory of their own: the
+    # hooks run on every thread that subscribes, and the retain-path walk reads the heap while
+    # other tests run.
+    echo "==> Thread Sanitizer (RxSwift integration)" >&2
+    tsan_build=("${swiftpm[@]}" --scratch-path "$rxswift_package/.build-tsan")
+    swift build "${tsan_build[@]}" --build-tests --sanitize=thread >"$log" 2>&1 || { tail -40 "$log" >&2; exit 1; }
+    status=0
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" timeout 1200 \
+        swift test "${tsan_build[@]}" --skip-build --sanitize=thread >"$log" 2>&1 || status=$?
+    reports="$(grep -c "WARNING: ThreadSanitizer" "$log" || true)"
+    if [ "$status" -ne 0 ] || [ "$reports" -ne 0 ]; then
+        grep -A30 "WARNING: ThreadSanitizer" "$log" | head -120 >&2 || true
+        grep -E "✘ Test .* recorded|error:" "$log" | head -20 >&2 || true
+        echo "error: Thread Sanitizer, RxSwift integration: exit $status, $reports reports" >&2
+        exit 1
+    fi
+    echo "Thread Sanitizer, RxSwift integration: no report ($(grep -E "Test run with [0-9]+ tests" "$log" | tail -1 | sed -E 's/.*(Test run with [0-9]+ tests).*/\1/'))" >&2
+    exit 0
+fi
 
 # 3. Build everything, tests included; warnings in our code fail (dependencies' are theirs).
 echo "==> swift build --build-tests (RxSwift integration, zero warnings)" >&2

@@ -328,3 +328,52 @@ int rdiag_allocator_has_chunk_headers(void) {
     return 0;
 #endif
 }
+
+// MARK: A sanitizer's allocator
+
+// Where glibc's chunk headers are missing (ThreadSanitizer, AddressSanitizer), the sanitizer's
+// runtime says which allocation contains an address: its public interface, looked up at run
+// time so that a build without a sanitizer links and runs as before.
+typedef const void *(*allocated_begin_function)(const void *);
+typedef size_t (*allocated_size_function)(const void *);
+static _Atomic(allocated_begin_function) sanitizer_allocated_begin;
+static _Atomic(allocated_size_function) sanitizer_allocated_size;
+static atomic_int sanitizer_looked_up;
+
+static void look_up_sanitizer(void) {
+    if (atomic_load_explicit(&sanitizer_looked_up, memory_order_acquire)) {
+        return;
+    }
+    allocated_begin_function begin = (allocated_begin_function)dlsym(RTLD_DEFAULT, "__sanitizer_get_allocated_begin");
+    allocated_size_function size = (allocated_size_function)dlsym(RTLD_DEFAULT, "__sanitizer_get_allocated_size");
+    if (begin != NULL && size != NULL) {
+        atomic_store_explicit(&sanitizer_allocated_begin, begin, memory_order_relaxed);
+        atomic_store_explicit(&sanitizer_allocated_size, size, memory_order_relaxed);
+    }
+    atomic_store_explicit(&sanitizer_looked_up, 1, memory_order_release);
+}
+
+int rdiag_sanitizer_knows_allocations(void) {
+    look_up_sanitizer();
+    return atomic_load_explicit(&sanitizer_allocated_begin, memory_order_relaxed) != NULL;
+}
+
+int rdiag_sanitizer_allocation(uintptr_t address, uintptr_t *begin, size_t *size) {
+    look_up_sanitizer();
+    allocated_begin_function find_begin = atomic_load_explicit(&sanitizer_allocated_begin, memory_order_relaxed);
+    allocated_size_function find_size = atomic_load_explicit(&sanitizer_allocated_size, memory_order_relaxed);
+    if (find_begin == NULL || find_size == NULL || address == 0) {
+        return 0;
+    }
+    const void *start = find_begin((const void *)address);
+    if (start == NULL) {
+        return 0;
+    }
+    size_t bytes = find_size(start);
+    if (bytes == 0 || (uintptr_t)start + bytes <= address) {
+        return 0;
+    }
+    *begin = (uintptr_t)start;
+    *size = bytes;
+    return 1;
+}

@@ -22,7 +22,9 @@ public struct SubprocessResult: Sendable {
     /// Everything it wrote to standard error.
     public var standardError: Data
     /// The most memory it had resident at once, in bytes, when asked for
-    /// (`measuresPeakMemory`); 0 when not asked for or where it cannot be read.
+    /// (`measuresPeakMemory`); 0 when not asked for or where it cannot be read: tracing is not
+    /// permitted, or the child ended before it could be traced (one that lives a few
+    /// milliseconds).
     ///
     /// On Linux it is the child's own high-water mark (`VmHWM`), read while it exits. Not
     /// wait4's `ru_maxrss`: at exec the kernel folds the peak of the address space the child

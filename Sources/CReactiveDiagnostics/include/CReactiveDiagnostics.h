@@ -195,6 +195,14 @@ void rdiag_swift_enum_project(const void *_Nonnull witness, void *_Nonnull value
 /// Linux). Probed once, with a few allocations of sizes only glibc rounds that way.
 int rdiag_allocator_has_chunk_headers(void);
 
+/// 1 when a sanitizer's runtime (ThreadSanitizer, AddressSanitizer) can say which allocation
+/// contains an address: its allocator keeps no chunk headers, but its interface answers.
+int rdiag_sanitizer_knows_allocations(void);
+
+/// The allocation containing `address`, from a sanitizer's runtime: its start and usable size.
+/// 0 without a sanitizer, or when the address is in no live heap allocation.
+int rdiag_sanitizer_allocation(uintptr_t address, uintptr_t *_Nonnull begin, size_t *_Nonnull size);
+
 /// Scans the readable words of [start, end) (page-aligned) for any of `targets`, reading
 /// fault-free and skipping pages that are not resident (never touched: nothing is faulted
 /// in). Writes the addresses of up to `hit_capacity` matching words to `hits` and returns

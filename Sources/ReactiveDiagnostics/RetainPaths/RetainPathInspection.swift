@@ -153,4 +153,10 @@ extension RetainPathInspection {
     /// allocator) it takes the nearest object start below a hit, a guess that can name an
     /// object that does not hold the target (a closure context on a thread's stack, say).
     package static var allocatorHasChunkHeaders: Bool { HeapWalker.allocatorHasChunkHeaders }
+
+    /// Whether the holder scan knows which allocation contains each hit: from glibc's chunk
+    /// headers, or from a sanitizer's runtime. Only without either are object starts guessed.
+    package static var allocationsAreKnown: Bool {
+        HeapWalker.allocatorHasChunkHeaders || HeapWalker.sanitizerKnowsAllocations
+    }
 }

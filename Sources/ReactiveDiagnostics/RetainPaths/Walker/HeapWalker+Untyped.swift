@@ -38,10 +38,19 @@ extension HeapWalker {
     /// header (glibc: the size word before the allocation), when it is plausible.
     func allocationSize(of object: UInt) -> Int? {
         #if os(Linux)
-        guard Self.allocatorHasChunkHeaders,
-              let usable = Self.usableSize(chunkHeader: memory.word(at: object &- UInt(RuntimeLayout.word))),
-              usable >= RuntimeLayout.heapObjectSize, usable <= Self.untypedScanLimit
-        else { return nil }
+        let usable: Int
+        if Self.allocatorHasChunkHeaders {
+            guard let size = Self.usableSize(chunkHeader: memory.word(at: object &- UInt(RuntimeLayout.word))) else {
+                return nil
+            }
+            usable = size
+        } else {
+            guard let allocation = Self.sanitizerAllocation(containing: object), allocation.start == object else {
+                return nil
+            }
+            usable = allocation.size
+        }
+        guard usable >= RuntimeLayout.heapObjectSize, usable <= Self.untypedScanLimit else { return nil }
         return usable
         #else
         return nil
@@ -52,6 +61,18 @@ extension HeapWalker {
     /// (a sanitizer's allocator does not: a word there is the end of another allocation, and
     /// may look like a size by chance).
     static var allocatorHasChunkHeaders: Bool { rdiag_allocator_has_chunk_headers() != 0 }
+
+    /// Whether a sanitizer's runtime says which allocation contains an address (its allocator
+    /// keeps no chunk headers; its interface, `__sanitizer_get_allocated_begin`, answers).
+    static var sanitizerKnowsAllocations: Bool { rdiag_sanitizer_knows_allocations() != 0 }
+
+    /// The live heap allocation containing `address`, as a sanitizer's runtime knows it.
+    static func sanitizerAllocation(containing address: UInt) -> (start: UInt, size: Int)? {
+        var start: UInt = 0
+        var size = 0
+        guard rdiag_sanitizer_allocation(address, &start, &size) != 0 else { return nil }
+        return (start, size)
+    }
 
     /// The usable size a glibc chunk header (the word before an allocation) says, when it
     /// is plausible (a multiple of 16, at least 32 bytes, under 64 MB).

@@ -104,9 +104,17 @@ struct HolderScan {
 
     /// The heap object whose memory contains `address`, if it really holds `target`: the
     /// nearest object start below the address whose allocation covers it, read through its
-    /// metadata. With an allocator whose chunk headers cannot be read (a sanitizer's), the
-    /// nearest object start.
+    /// metadata. With a sanitizer's allocator (no chunk headers), the allocation its runtime
+    /// says contains the address; without either, the nearest object start.
     private func object(holding address: UInt, target: UInt, headers: Bool) -> UInt? {
+        if !headers, HeapWalker.sanitizerKnowsAllocations {
+            guard let allocation = HeapWalker.sanitizerAllocation(containing: address),
+                  walker.classifier.classify(allocation.start) != nil,
+                  let record = walker.quietly({ walker.record(of: allocation.start) }),
+                  record.references.contains(where: { $0.target == target && $0.strength != .weak })
+            else { return nil }
+            return allocation.start
+        }
         var start = address & ~UInt(0xF)
         let lowest = address > UInt(Self.objectSearchDistance) ? address &- UInt(Self.objectSearchDistance) : 0
         while start >= lowest, start > 0 {

@@ -1,3 +1,4 @@
+import Foundation
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
 import Synchronization
@@ -48,7 +49,21 @@ public enum RxDiagnosticsHooks {
         var previousHandler: Hooks.DefaultErrorHandler
     }
 
-    private static let installation = Mutex<Installation?>(nil)
+    /// The installation, under a lock Thread Sanitizer understands (`NSLock` is a
+    /// `pthread_mutex_t`; on Linux the futex of `Synchronization.Mutex` is invisible to it,
+    /// so every access under one is reported as a race when `install` runs on two threads).
+    private final class Guarded: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Installation?
+
+        func withLock<Result>(_ body: (inout Installation?) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&value)
+        }
+    }
+
+    private static let installation = Guarded()
     private static let installed = Atomic<Bool>(false)
 
     /// Whether the hooks are installed.
