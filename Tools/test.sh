@@ -65,19 +65,8 @@ swift build --build-tests --sanitize=thread --scratch-path .build-tsan >.build-t
 # queue would otherwise compete with every other suite for it.
 for module in ReactiveDiagnosticsTests CombineDiagnosticsTests EffectDiagnosticsTests ConcurrencyDiagnosticsTests \
     ReactiveDiagnosticsXCTestTests ReactiveDiagnosticsTestingTests; do
-    tsan_log="$(mktemp)"
-    tsan_status=0
-    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" REACTIVE_DIAGNOSTICS_STRESS_RUNS=10 timeout 900 swift test --skip-build --sanitize=thread \
-        --scratch-path .build-tsan --filter "$module" >"$tsan_log" 2>&1 || tsan_status=$?
-    reports="$(grep -c "WARNING: ThreadSanitizer" "$tsan_log" || true)"
-    if [ "$tsan_status" -ne 0 ] || [ "$reports" -ne 0 ]; then
-        grep -A30 "WARNING: ThreadSanitizer" "$tsan_log" | head -120 >&2 || true
-        grep -E "✘ Test .* recorded|error:" "$tsan_log" | head -20 >&2 || true
-        echo "error: Thread Sanitizer, $module: exit $tsan_status, $reports reports" >&2
-        exit 1
-    fi
-    echo "Thread Sanitizer, $module: no report ($(grep -E "Test run with [0-9]+ tests" "$tsan_log" | tail -1 | sed -E 's/.*(Test run with [0-9]+ tests).*/\1/'))" >&2
-    rm -f "$tsan_log"
+    REACTIVE_DIAGNOSTICS_STRESS_RUNS=10 swift_test_without_tsan_reports "$module" \
+        --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$module" || exit 1
 done
 
 step "Thread Sanitizer: the RxSwift integration"

@@ -105,3 +105,24 @@ swift_test_with_failure_summary() {
     rm -f "$log"
     return "$status"
 }
+
+# Runs `swift test "$@"` under Thread Sanitizer (the caller passes --sanitize=thread and its
+# build), quietly. Fails, showing the reports and failed tests, when the run fails or TSan
+# reports anything; otherwise prints one line for `name` with the number of tests.
+swift_test_without_tsan_reports() {
+    local name="$1" log status=0 reports
+    shift
+    log="$(mktemp)"
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" timeout "${TSAN_TIMEOUT:-900}" \
+        swift test "$@" >"$log" 2>&1 || status=$?
+    reports="$(grep -c "WARNING: ThreadSanitizer" "$log" || true)"
+    if [ "$status" -ne 0 ] || [ "$reports" -ne 0 ]; then
+        grep -A30 "WARNING: ThreadSanitizer" "$log" | head -120 >&2 || true
+        grep -E "✘ Test .* recorded|error:" "$log" | head -20 >&2 || true
+        echo "error: Thread Sanitizer, $name: exit $status, $reports reports" >&2
+        rm -f "$log"
+        return 1
+    fi
+    echo "Thread Sanitizer, $name: no report ($(grep -E "Test run with [0-9]+ tests" "$log" | tail -1 | sed -E 's/.*(Test run with [0-9]+ tests).*/\1/'))" >&2
+    rm -f "$log"
+}
