@@ -46,9 +46,11 @@ public struct Configuration: Sendable {
     public var longActionThreshold: Duration = .milliseconds(250)
     /// Findings kept in memory; more are counted as dropped.
     public var maximumFindings = 1_000_000
-    /// Whether source lines are resolved (through `llvm-symbolizer`) when a report is written
-    /// and when a finding fails a test. Off, reports say so in `sourceLines` and failures fall
-    /// back to the test's own location; `REACTIVE_DIAGNOSTICS_SYMBOLIZER=none` turns it off too.
+    /// Whether source lines are resolved (through `llvm-symbolizer`) when a report is written,
+    /// when a finding fails a test, and for the closures of retain paths (their line and their
+    /// captures' names). Off, reports say so in `sourceLines`, failures fall back to the test's
+    /// own location and retain paths name closures without a line;
+    /// `REACTIVE_DIAGNOSTICS_SYMBOLIZER=none` turns it off too.
     public var resolvesSourceLines = true
     /// Explain every leaked subscription: walk the references it holds at the checkpoint and
     /// report the retain cycle it belongs to (see `ReportRetainPath`).

@@ -15,7 +15,7 @@ extension DiagnosticsEngine {
     /// ```
     public func retainPath(of object: AnyObject, limits: RetainPathLimits? = nil) -> ReportRetainPath {
         withExtendedLifetime(object) {
-            RetainPathBuilder(limits: limits ?? configuration.retainPathLimits)
+            retainPathBuilder(limits: limits ?? configuration.retainPathLimits)
                 .explain(anchor: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()))
         }
     }
@@ -30,7 +30,7 @@ extension DiagnosticsEngine {
     /// explanation. `nil` when none has an anchor or explanations are off.
     func explainRetention(of tokens: [ResourceToken]) -> ReportRetainPath? {
         guard configuration.explainsRetainPaths else { return nil }
-        let builder = RetainPathBuilder(limits: configuration.retainPathLimits)
+        let builder = retainPathBuilder(limits: configuration.retainPathLimits)
         var first: ReportRetainPath?
         for anchor in tokens.lazy.compactMap({ self.ledger.anchor(of: $0) }).prefix(Self.retainPathAttempts) {
             let path = builder.explain(anchor)
@@ -40,5 +40,13 @@ extension DiagnosticsEngine {
             first = first ?? path
         }
         return first
+    }
+}
+
+extension DiagnosticsEngine {
+    /// A builder that names globals through this engine's resolver and looks closures' lines
+    /// up only when the configuration resolves source lines.
+    func retainPathBuilder(limits: RetainPathLimits) -> RetainPathBuilder {
+        RetainPathBuilder(limits: limits, resolver: sourceLineResolver, resolvesClosureLines: configuration.resolvesSourceLines)
     }
 }

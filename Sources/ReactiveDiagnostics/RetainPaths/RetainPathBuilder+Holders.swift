@@ -28,10 +28,10 @@ extension RetainPathBuilder {
                 for holder in holders[held] ?? [] {
                     switch holder {
                     case .global(let address):
-                        let variable = GlobalSymbols.shared.variable(at: address)
+                        let variable = GlobalSymbols.shared.variable(at: address, resolver: resolver)
                         // A word the symbol table does not name, when it can be asked, is no
                         // variable of the app's: a runtime's own tables (a sanitizer's).
-                        if variable == nil, SourceLineResolver.shared.symbolizer != nil {
+                        if variable == nil, resolver.symbolizer != nil {
                             unnamed += 1
                             continue
                         }
@@ -60,7 +60,7 @@ extension RetainPathBuilder {
     /// The steps from a global variable at `global` (which holds `held`) down to the anchor.
     private func chain(from global: UInt, held: UInt, below: [UInt: UInt], anchor: UInt,
                        walker: HeapWalker) -> [ReportRetainStep] {
-        let variable = GlobalSymbols.shared.variable(at: global)
+        let variable = GlobalSymbols.shared.variable(at: global, resolver: resolver)
         var steps = [ReportRetainStep(
             type: variable?.type.map(Self.unqualified) ?? objectType(held, walker: walker).name,
             category: .user)]

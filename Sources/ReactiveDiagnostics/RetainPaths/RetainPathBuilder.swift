@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveDiagnosticsSymbolication
 import ReactiveDiagnosticsReport
 
 /// Walks the heap from one subscription's anchor object and turns what the walk found into
@@ -8,13 +9,20 @@ struct RetainPathBuilder {
     let types: TypeReader
     let symbols: ClosureSymbols
     let classifier: FrameClassifier
+    /// Names global variables (the symbol table, through llvm-symbolizer).
+    let resolver: SourceLineResolver
+    /// Whether closures' source lines and captures' names are looked up (debug information,
+    /// through llvm-symbolizer): ``Configuration/resolvesSourceLines``.
+    let resolvesClosureLines: Bool
 
     init(limits: RetainPathLimits, types: TypeReader = .shared, symbols: ClosureSymbols = .shared,
-         classifier: FrameClassifier = .shared) {
+         classifier: FrameClassifier = .shared, resolver: SourceLineResolver = .shared, resolvesClosureLines: Bool = true) {
         self.limits = limits
         self.types = types
         self.symbols = symbols
         self.classifier = classifier
+        self.resolver = resolver
+        self.resolvesClosureLines = resolvesClosureLines
     }
 
     /// Why the object at `anchor` is alive. `anchor` is an address: it is never retained, and
@@ -211,8 +219,8 @@ struct RetainPathBuilder {
                 links.append(ReportRetainLink(kind: .box))
             case .closure(let function):
                 var facts = symbols.facts(of: function)
-                if facts.category == .user && !facts.isGlue {
-                    facts = symbols.resolved(function)
+                if resolvesClosureLines && facts.category == .user && !facts.isGlue {
+                    facts = symbols.resolved(function, resolver: resolver)
                 }
                 closure = facts
                 links.append(ReportRetainLink(kind: .closure, closure: facts.report))

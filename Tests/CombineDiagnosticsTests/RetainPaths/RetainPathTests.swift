@@ -168,9 +168,13 @@ extension CombineAdapterTests {
 }
 
 /// An engine whose retain-path walks are not cut short by a loaded machine (the default limit
-/// is a product setting; a test's answer must not depend on the time it took).
+/// is a product setting; a test's answer must not depend on the time it took), with source
+/// lines on: closures' lines and captures' names come from debug information.
 func retainPathEngine() -> DiagnosticsEngine {
-    makeEngine { $0.retainPathLimits.time = .seconds(60) }
+    makeEngine {
+        $0.retainPathLimits.time = .seconds(60)
+        $0.resolvesSourceLines = true
+    }
 }
 
 /// Asserts a retain cycle owned by `owner` through its property `field`, with the user's

@@ -33,10 +33,11 @@ final class PlainModel {
 @Suite("Retain paths in findings and reports")
 struct RetainPathReportTests {
     /// An engine whose one test leaked a subscription kept by a retain cycle.
-    func leakingEngine() -> (DiagnosticsEngine, TestOutcome, PlainModel?) {
+    func leakingEngine(resolvesSourceLines: Bool = true) -> (DiagnosticsEngine, TestOutcome, PlainModel?) {
         let engine = makeEngine {
             $0.settleTime = .milliseconds(50)
             $0.retainPathLimits.time = .seconds(60)
+            $0.resolvesSourceLines = resolvesSourceLines
         }
         let checkpoint = engine.beginTest(named: "RetainPathReportTests.leak", serial: false)
         weak var leaked: PlainModel?
@@ -66,6 +67,23 @@ struct RetainPathReportTests {
         let description = engine.describe(finding)
         #expect(description.contains("  retained by a cycle:\n    PlainModel\n      .bag: [PlainSubscriber]"), "\(description)")
         #expect(description.contains("  fix: capture [weak self]"), "\(description)")
+    }
+
+    /// Lines off (``Configuration/resolvesSourceLines``): the cycle is told all the same, and
+    /// no closure's line is looked up.
+    @Test func withoutSourceLinesTheCycleIsToldWithoutClosureLines() throws {
+        let (engine, outcome, model) = leakingEngine(resolvesSourceLines: false)
+        defer { model?.release() }
+        let finding = try #require(outcome.findings.first { $0.kind == .leakedSubscription })
+        let path = try #require(finding.retainPath)
+        let text = path.textLines().joined(separator: "\n")
+        #expect(path.verdict == .cycle, "\(text)")
+        #expect(path.cycle.first?.type == "PlainModel", "\(text)")
+        #expect(path.cycle.first?.links.first?.name == "bag", "\(text)")
+        let closures = path.cycle.flatMap(\.links).compactMap(\.closure)
+        #expect(!closures.isEmpty, "\(text)")
+        #expect(closures.allSatisfy { $0.line == nil && $0.file == nil }, "\(text)")
+        #expect(engine.describe(finding).contains("retained by a cycle:"))
     }
 
     @Test func theReportKeepsItAndValidatesAgainstTheSchema() throws {

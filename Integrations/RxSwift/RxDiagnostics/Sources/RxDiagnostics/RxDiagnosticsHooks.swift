@@ -83,9 +83,27 @@ public enum RxDiagnosticsHooks {
         installation.withLock { $0?.hook.subscriptionsCounted } ?? 0
     }
 
+    /// Whether RxSwift counts closure-based subscriptions through the installed hooks now:
+    /// installed, and neither `Hooks.recordCallStackOnError` turned off nor
+    /// `Hooks.customCaptureSubscriptionCallstack` replaced since (a test that sets hooks of its
+    /// own stops the counting). ``install(engine:forwardingToPreviousHandler:)`` again puts
+    /// them back.
+    ///
+    /// ```swift
+    /// Hooks.customCaptureSubscriptionCallstack = { [] }   // some test's own hook
+    /// assert(!RxDiagnosticsHooks.isActive)
+    /// RxDiagnosticsHooks.install()                         // counting again
+    /// assert(RxDiagnosticsHooks.isActive)
+    /// ```
+    public static var isActive: Bool {
+        installation.withLock { $0?.hook }?.isInstalledInRxSwift ?? false
+    }
+
     /// Installs the hooks. Safe to call at process start, from any thread, any number of
-    /// times: installed already with the same arguments, it changes nothing; with others, it
-    /// replaces that installation (RxSwift's own hooks stay the ones to restore).
+    /// times: installed already with the same arguments and still in RxSwift's `Hooks`, it
+    /// changes nothing; replaced in `Hooks` since (see ``isActive``), it puts them back; with
+    /// other arguments, it replaces that installation (RxSwift's own hooks stay the ones to
+    /// restore).
     ///
     /// - Parameters:
     ///   - engine: Where subscriptions and unhandled-error findings are recorded.
@@ -94,14 +112,21 @@ public enum RxDiagnosticsHooks {
     ///     subscription's symbolized frames so that its message points at the `subscribe`
     ///     call. Symbolizing costs time at every closure-based `subscribe`; off by default.
     public static func install(engine: DiagnosticsEngine = .shared, forwardingToPreviousHandler: Bool = false) {
+        func isSame(_ hook: SubscriptionHook) -> Bool {
+            hook.engine === engine && hook.forwardsToPreviousHandler == forwardingToPreviousHandler
+        }
+        // Asked outside the lock: what is in RxSwift's `Hooks` may be anyone's code.
+        if let hook = installation.withLock({ $0?.hook }), isSame(hook), hook.isInstalledInRxSwift {
+            return
+        }
         installation.withLock { current in
-            if let current, current.hook.engine === engine,
-               current.hook.forwardsToPreviousHandler == forwardingToPreviousHandler {
-                return
-            }
+            let sameArguments = current.map { isSame($0.hook) } ?? false
+            // Replaced in RxSwift's `Hooks` since: the same hook (and its count) goes back in.
             let previous = current.map { restored -> Installation in
                 var next = restored
-                next.hook = SubscriptionHook(engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler)
+                if !sameArguments {
+                    next.hook = SubscriptionHook(engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler)
+                }
                 return next
             } ?? Installation(
                 hook: SubscriptionHook(engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler),

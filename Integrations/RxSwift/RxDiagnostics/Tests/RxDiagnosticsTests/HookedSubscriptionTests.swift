@@ -159,6 +159,55 @@ extension RxIntegrationTests {
 
         // MARK: Installation
 
+        /// A test that sets RxSwift's hooks itself stops the counting: `isActive` says so, and
+        /// `install()` again (as a test case's `setUp` does) puts the same hook back.
+        @Test func hooksReplacedAfterInstallAreSeenAndInstallPutsThemBack() {
+            let engine = makeEngine()
+            RxDiagnosticsHooks.install(engine: engine)
+            defer { RxDiagnosticsHooks.uninstall() }
+            #expect(RxDiagnosticsHooks.isActive)
+            #expect(RxDiagnosticsHooks.subscriptionsCounted == 0 && engine.registeredCount(of: .subscription) == 0,
+                    "asking counts no subscription")
+            Hooks.customCaptureSubscriptionCallstack = { [] }  // some test's own hook
+            #expect(!RxDiagnosticsHooks.isActive)
+            let subject = PublishSubject<Int>()
+            _ = subject.subscribe(onNext: { _ in })
+            #expect(engine.registeredCount(of: .subscription) == 0, "RxSwift no longer calls ours")
+            RxDiagnosticsHooks.install(engine: engine)
+            #expect(RxDiagnosticsHooks.isActive)
+            _ = subject.subscribe(onNext: { _ in })
+            #expect(engine.registeredCount(of: .subscription) == 1)
+            #expect(RxDiagnosticsHooks.subscriptionsCounted == 1, "the same hook counts on")
+            Hooks.recordCallStackOnError = false  // RxSwift then calls no capture hook at all
+            #expect(!RxDiagnosticsHooks.isActive)
+            RxDiagnosticsHooks.install(engine: engine)
+            #expect(RxDiagnosticsHooks.isActive && Hooks.recordCallStackOnError)
+            subject.onCompleted()
+        }
+
+        /// Asking on one thread never takes another thread's subscription for the question.
+        @Test func askingWhileOtherThreadsSubscribeCountsEverySubscription() {
+            let engine = makeEngine()
+            RxDiagnosticsHooks.install(engine: engine)
+            defer { RxDiagnosticsHooks.uninstall() }
+            let subject = PublishSubject<Int>()
+            let perThread = 2_000
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                if index == 0 {
+                    for _ in 0..<perThread where !RxDiagnosticsHooks.isActive {
+                        Issue.record("the installed hooks said they are not RxSwift's")
+                        break
+                    }
+                } else {
+                    for _ in 0..<perThread {
+                        subject.subscribe(onNext: { _ in }).dispose()
+                    }
+                }
+            }
+            #expect(engine.registeredCount(of: .subscription) == 3 * perThread)
+            #expect(RxDiagnosticsHooks.subscriptionsCounted == 3 * perThread)
+        }
+
         @Test func installingAgainChangesNothingAndUninstallRestoresRxSwiftsHooks() {
             let engine = makeEngine()
             let recordedBefore = Hooks.recordCallStackOnError

@@ -1,3 +1,4 @@
+import Foundation
 @_spi(Integration) import ReactiveDiagnostics
 @preconcurrency import RxSwift
 import Synchronization
@@ -59,6 +60,10 @@ final class SubscriptionHook: Sendable {
 
     /// `Hooks.customCaptureSubscriptionCallstack`: one closure-based `subscribe` is being made.
     func capture() -> [String] {
+        // One relaxed load of a count that is not 0 only while some thread asks ``isInstalledInRxSwift``.
+        if Self.probers.load(ordering: .relaxed) != 0, Thread.current.threadDictionary[Self.probeKey] != nil {
+            return [probeAnswer]
+        }
         guard engine.isEnabled, ArrayStorage.isSupported else { return [] }
         let stack = engine.captureAllocationStack()
         let lines = forwardsToPreviousHandler && stack.isCaptured
@@ -73,6 +78,35 @@ final class SubscriptionHook: Sendable {
         engine.sweepTiedResourcesIfDue()
         counted.add(1, ordering: .relaxed)
         return ArrayStorage.array(ofStorage: held.object)
+    }
+
+    // MARK: Is it still RxSwift's hook?
+
+    /// Threads asking ``isInstalledInRxSwift`` now; each marks itself in its thread dictionary.
+    private static let probers = Atomic<Int>(0)
+    private static let probeKey = "RxDiagnostics.probe"
+
+    /// What ``capture()`` answers a thread that asks ``isInstalledInRxSwift``: this hook's own.
+    private var probeAnswer: String {
+        "\(Self.line) probe \(UInt(bitPattern: ObjectIdentifier(self).hashValue))"
+    }
+
+    /// Whether RxSwift still calls this hook at a closure-based `subscribe`: its
+    /// `Hooks.recordCallStackOnError` is on and its `Hooks.customCaptureSubscriptionCallstack`
+    /// is this hook's (code may have set its own since). Calls the installed closure while this
+    /// hook answers the calling thread with a mark and registers nothing; other threads'
+    /// subscriptions are counted as always. Any thread may ask, at any time, under no lock
+    /// (the closure may be someone else's code).
+    var isInstalledInRxSwift: Bool {
+        guard Hooks.recordCallStackOnError else { return false }
+        let thread = Thread.current
+        thread.threadDictionary[Self.probeKey] = true
+        Self.probers.add(1, ordering: .relaxed)
+        defer {
+            Self.probers.subtract(1, ordering: .relaxed)
+            thread.threadDictionary.removeObject(forKey: Self.probeKey)
+        }
+        return Hooks.customCaptureSubscriptionCallstack() == [probeAnswer]
     }
 
     /// `Hooks.defaultErrorHandler`: an error reached a closure subscription without `onError`.
