@@ -79,6 +79,29 @@ import Testing
         #expect(finding?.details["relatedStackRole"] == "other iteration")
     }
 
+    /// Two loops that start at the same moment: the finding names the other loop's stack
+    /// every time (the count of waiting consumers and the first one's stack are one word).
+    @Test func twoLoopsStartingAtOnceAlwaysNameEachOther() async throws {
+        let engine = makeEngine()
+        let rounds = 60
+        let outcome = await runTest(engine) {
+            for round in 0..<rounds {
+                let (stream, continuation) = AsyncStream.makeDiagnosedStream("round \(round)", of: Int.self, engine: engine)
+                async let first = countElements(of: stream)
+                async let second = countElements(of: stream)
+                await eventually("round \(round): both loops wait") {
+                    engine.findings().contains { $0.label == "round \(round)" }
+                }
+                continuation.finish()
+                _ = await first + second
+            }
+        }
+        let findings = outcome.findings.filter { $0.kind == .concurrentIteration }
+        #expect(findings.count == rounds)
+        let withoutTheOther = findings.filter { !$0.relatedStack.isCaptured }.count
+        #expect(withoutTheOther == 0, "\(withoutTheOther) of \(rounds) findings lack the other loop's stack")
+    }
+
     @Test func aValueAfterTheConsumerWasCancelledIsInformation() async throws {
         let engine = makeEngine()
         let outcome = await runTest(engine) {

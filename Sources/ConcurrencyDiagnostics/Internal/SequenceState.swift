@@ -8,8 +8,7 @@ final class SequenceState: Sendable {
     let identity: StreamIdentity
     let contract: StreamContract?
     let isSingleConsumer: Bool
-    private let waiting = Atomic<Int>(0)
-    private let waitingStack = Atomic<UInt32>(0)
+    private let waiting = WaitingConsumers()
     private let reportedConcurrency = Atomic<Bool>(false)
 
     static let iterationOptions = StreamMonitor.Options(
@@ -40,11 +39,8 @@ final class SequenceState: Sendable {
     @usableFromInline
     func enter(_ monitor: StreamMonitor) -> Bool {
         guard isSingleConsumer else { return false }
-        let others = waiting.wrappingAdd(1, ordering: .relaxed).oldValue
-        if others == 0 {
-            waitingStack.store(monitor.allocationStack.rawValue, ordering: .relaxed)
-        } else if !reportedConcurrency.exchange(true, ordering: .relaxed) {
-            let other = StackID(rawValue: waitingStack.load(ordering: .relaxed))
+        if let other = waiting.enter(stack: monitor.allocationStack),
+           !reportedConcurrency.exchange(true, ordering: .relaxed) {
             identity.report(
                 .concurrentIteration,
                 "\(identity.name) was iterated by two tasks at once: each element goes to only one of them, and a task left waiting may never resume (swiftlang/swift#71412); give each consumer a sequence of its own",
@@ -58,7 +54,7 @@ final class SequenceState: Sendable {
     @usableFromInline
     func leave(_ entered: Bool) {
         if entered {
-            waiting.wrappingSubtract(1, ordering: .relaxed)
+            waiting.leave()
         }
     }
 

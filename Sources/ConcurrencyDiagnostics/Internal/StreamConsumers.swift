@@ -14,7 +14,7 @@ import Synchronization
 /// async chain walk) and the ledger is touched only when the consumer has to wait.
 final class StreamConsumers: Sendable {
     let producer: StreamProducer
-    private let waiting = Atomic<Int>(0)
+    private let waiting = WaitingConsumers()
     private let delivered = Atomic<Int>(0)
     /// The last consumer seen: its stack id (high 32 bits) and task key (low 32 bits).
     private let lastConsumer = Atomic<UInt64>(0)
@@ -34,10 +34,9 @@ final class StreamConsumers: Sendable {
     /// A consumer called `next()`: registers it while no element is buffered, and checks that
     /// no other task is waiting at the same time.
     func willWait() async -> Wait {
-        let (stack, previous) = await consumerStack()
-        let othersWaiting = waiting.wrappingAdd(1, ordering: .relaxed).oldValue
-        if othersWaiting > 0 {
-            reportConcurrentIteration(stack: stack, other: previous)
+        let stack = await consumerStack()
+        if let other = waiting.enter(stack: stack) {
+            reportConcurrentIteration(stack: stack, other: other)
         }
         guard producer.enqueuedCount - delivered.load(ordering: .relaxed) <= 0 else {
             return Wait(token: .none)
@@ -54,24 +53,23 @@ final class StreamConsumers: Sendable {
         if gotElement {
             delivered.wrappingAdd(1, ordering: .relaxed)
         }
-        waiting.wrappingSubtract(1, ordering: .relaxed)
+        waiting.leave()
     }
 
-    /// The calling task's iteration stack, and the previous consumer's when this task is a new
-    /// one: cached for the last task seen, captured (the chain of async callers, up to the
-    /// `for await` loop) when another task calls.
-    private func consumerStack() async -> (stack: StackID, previous: StackID) {
+    /// The calling task's iteration stack: cached for the last task seen, captured (the chain
+    /// of async callers, up to the `for await` loop) when another task calls.
+    private func consumerStack() async -> StackID {
         let key = CurrentTask.key
         let last = lastConsumer.load(ordering: .relaxed)
         let lastStack = StackID(rawValue: UInt32(truncatingIfNeeded: last >> 32))
         if key != 0, UInt32(truncatingIfNeeded: last) == key {
-            return (lastStack, .none)
+            return lastStack
         }
         let stack = await identity.engine.captureAsyncAllocationStack()
         identity.engine.explainLeaks(
             of: .iteration, label: identity.label, allocatedAt: stack, by: identity.creationStack, role: "stream created")
         lastConsumer.store(UInt64(stack.rawValue) << 32 | UInt64(key), ordering: .relaxed)
-        return (stack, lastStack)
+        return stack
     }
 
     private func reportConcurrentIteration(stack: StackID, other: StackID) {
