@@ -210,6 +210,16 @@ int rdiag_sanitizer_allocation(uintptr_t address, uintptr_t *_Nonnull begin, siz
 size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *_Nonnull targets, size_t target_count,
                         uintptr_t *_Nonnull hits, size_t hit_capacity, size_t *_Nonnull bytes_scanned);
 
+/// The candidate starts of the glibc heap chunk that contains `address`, nearest first: the
+/// 16-byte aligned addresses `start`, from `from` down to `lowest`, whose chunk header (the word
+/// at `start - 8`) is a plausible size and covers `address`. `words` is a copy of the memory
+/// from `window` (8-aligned, at most `lowest - 8`) on, `word_count` words of it. Writes up to
+/// `capacity` candidates to `starts` and returns how many; `resume` receives the next start to
+/// look at (0 when none is left). Pure arithmetic on the copy: nothing is read from the process.
+size_t rdiag_covering_chunks(const uintptr_t *_Nonnull words, size_t word_count, uintptr_t window, uintptr_t address,
+                             uintptr_t from, uintptr_t lowest, uintptr_t *_Nonnull starts, size_t capacity,
+                             uintptr_t *_Nonnull resume);
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,18 +56,32 @@ struct SerialDelivery: ~Copyable {
     /// `other` for its side. Returns whether the request was made; then the caller hands its
     /// finding to ``post(finding:recorder:)``. Only one request is in flight per stream.
     func collided(with other: UInt64) -> Bool {
-        collisions.wrappingAdd(1, ordering: .relaxed)
-        return wanted.compareExchange(expected: 0, desired: other, ordering: .acquiringAndReleasing).exchanged
+        // The request first: a probing owner stops waiting when the count changes and then
+        // looks for a request, which must already be there (the count is published after it).
+        let requested = wanted.compareExchange(expected: 0, desired: other, ordering: .acquiringAndReleasing).exchanged
+        collisions.wrappingAdd(1, ordering: .releasing)
+        return requested
     }
 
     /// The colliding delivery recorded its finding (`nil`: none was kept): attaches the owner's
-    /// side if it is already there, else leaves the finding for the owner to complete.
-    func post(finding id: Int?, recorder: any DiagnosticsRecorder) {
-        if let side = peerHandoff().post(finding: id) {
+    /// side if it is already there, else leaves the finding for the owner to complete. An
+    /// owner whose delivery had already ended when the request came never answers it: the
+    /// request is then withdrawn (the finding keeps the owner's thread id), so that a later
+    /// delivery of that thread is never taken for the colliding one and later collisions can ask.
+    func post(finding id: Int?, owner other: UInt64, recorder: any DiagnosticsRecorder) {
+        let handoff = peerHandoff()
+        if let side = handoff.post(finding: id) {
             if let id {
                 recorder.attachRelatedStack(side.stack, thread: side.thread, toFinding: id)
             }
             wanted.store(0, ordering: .releasing)
+            return
+        }
+        // The owner looks for requests before it lets go of the stream: once it has let go,
+        // it has either answered (the answered bit is set) or never will.
+        if owner.load(ordering: .acquiring) != other,
+           wanted.compareExchange(expected: other, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            handoff.withdraw(finding: id)
         }
     }
 
@@ -113,7 +127,7 @@ struct SerialDelivery: ~Copyable {
         guard streamLeft > 0, let window = probes.take(probe: max(0, index), atMost: streamLeft * 1_000) else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         var waited: Int64 = 0
-        while collisions.load(ordering: .relaxed) == seen, waited < window {
+        while collisions.load(ordering: .acquiring) == seen, waited < window {
             sched_yield()
             waited = Int64(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds &- start)
         }
@@ -169,6 +183,16 @@ final class PeerHandoff: Sendable {
             }
             state = .finding(id)
             return nil
+        }
+    }
+
+    /// The colliding thread takes back its finding (the owner will not answer): forgets it,
+    /// unless another collision's finding has taken its place since.
+    func withdraw(finding id: Int?) {
+        state.withLock { state in
+            if case .finding(let kept) = state, kept == id {
+                state = .empty
+            }
         }
     }
 

@@ -480,7 +480,7 @@ open class StreamMonitor: @unchecked Sendable {
                         "\(name) received \(event) on one thread while another thread was still delivering to it; signals must be serial (Reactive Streams 1.3)",
                         details: ["event": event], otherThread: .other(id: other), &trap)
         if requested {
-            serial.post(finding: id, recorder: recorder)
+            serial.post(finding: id, owner: other, recorder: recorder)
         }
     }
 

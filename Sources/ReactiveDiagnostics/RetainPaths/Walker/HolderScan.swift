@@ -78,18 +78,50 @@ struct HolderScan {
         // glibc keeps a size word before each allocation; a sanitizer's allocator does not.
         let headers = HeapWalker.allocatorHasChunkHeaders
         walker.stopAt.formUnion(wanted)
+        let below = headers ? BelowHit() : nil
+        defer { below?.release() }
         for hit in hits {
             guard let word = walker.memory.word(at: hit), wanted.contains(word) else { continue }
             guard let region = walker.regions.region(containing: hit) else { continue }
             if region.image != nil {
                 result[word, default: []].append(.global(hit))
-            } else if let object = object(holding: hit, target: word, headers: headers), object != word,
+            } else if let object = object(holding: hit, target: word, region: region, below: below), object != word,
                       !CopiedMemory.contains(object),
                       !isBookkeeping(object), result[word]?.contains(.object(object)) != true {
                 result[word, default: []].append(.object(object))
             }
         }
         return result
+    }
+
+    /// A copy of the memory below one hit at a time, read in one call: the chunk headers the
+    /// search for the object around a hit looks at (up to ``objectSearchDistance`` bytes).
+    /// Listed in ``CopiedMemory`` while it exists, and erased when released.
+    private final class BelowHit {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: HolderScan.objectSearchDistance + 2 * RuntimeLayout.word, alignment: 16)
+        private let range: Range<UInt>
+
+        init() {
+            range = CopiedMemory.range(of: buffer)
+            CopiedMemory.add(range)
+        }
+
+        /// Copies the memory from `start` (8-aligned) up to `end`; the number of words copied.
+        func read(from start: UInt, to end: UInt) -> Int {
+            let count = min(Int(end &- start), buffer.count)
+            return rdiag_read_memory(start, buffer.baseAddress!, count) / RuntimeLayout.word
+        }
+
+        var words: UnsafePointer<UInt> {
+            UnsafePointer(buffer.baseAddress!.assumingMemoryBound(to: UInt.self))
+        }
+
+        func release() {
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            CopiedMemory.remove(range)
+            buffer.deallocate()
+        }
     }
 
     /// Writable memory that may hold references: the heap, anonymous mappings and images'
@@ -106,8 +138,11 @@ struct HolderScan {
     /// nearest object start below the address whose allocation covers it, read through its
     /// metadata. With a sanitizer's allocator (no chunk headers), the allocation its runtime
     /// says contains the address; without either, the nearest object start.
-    private func object(holding address: UInt, target: UInt, headers: Bool) -> UInt? {
-        if !headers, HeapWalker.sanitizerKnowsAllocations {
+    private func object(holding address: UInt, target: UInt, region: MemoryRegions.Region, below: BelowHit?) -> UInt? {
+        if let below {
+            return objectByChunkHeaders(holding: address, target: target, region: region, below: below)
+        }
+        if HeapWalker.sanitizerKnowsAllocations {
             guard let allocation = HeapWalker.sanitizerAllocation(containing: address),
                   walker.classifier.classify(allocation.start) != nil,
                   let record = walker.quietly({ walker.record(of: allocation.start) }),
@@ -118,32 +153,52 @@ struct HolderScan {
         var start = address & ~UInt(0xF)
         let lowest = address > UInt(Self.objectSearchDistance) ? address &- UInt(Self.objectSearchDistance) : 0
         while start >= lowest, start > 0 {
-            let covers = headers ? chunkSize(of: start).map { start &+ UInt($0) > address } ?? false : true
-            if covers, walker.classifier.classify(start) != nil {
-                // The object that contains the word: it holds the target, or the hit is stale.
-                guard let record = walker.quietly({ walker.record(of: start) }),
-                      record.references.contains(where: { $0.target == target && $0.strength != .weak })
-                else { return nil }
-                return start
+            if walker.classifier.classify(start) != nil {
+                return validated(start, holding: target)
             }
             start &-= 16
         }
         return nil
     }
 
+    /// The object around `address` by the allocator's chunk headers: the nearest start below
+    /// it whose header covers it and which reads as an object. The memory below the hit is
+    /// copied once and its headers looked at in C; only the starts they allow are classified.
+    private func objectByChunkHeaders(
+        holding address: UInt, target: UInt, region: MemoryRegions.Region, below: BelowHit
+    ) -> UInt? {
+        let distance = UInt(Self.objectSearchDistance)
+        let lowest = max(address > distance ? address &- distance : 0, region.start &+ UInt(RuntimeLayout.word))
+        let window = (lowest &- UInt(RuntimeLayout.word)) & ~UInt(RuntimeLayout.word - 1)
+        let words = below.read(from: window, to: address & ~UInt(0xF))
+        guard words > 0 else { return nil }
+        var candidates = [UInt](repeating: 0, count: 16)
+        var from = address
+        while from != 0 {
+            var resume: UInt = 0
+            let found = candidates.withUnsafeMutableBufferPointer { starts in
+                rdiag_covering_chunks(
+                    below.words, words, window, address, from, lowest, starts.baseAddress!, starts.count, &resume)
+            }
+            for start in candidates.prefix(found) where walker.classifier.classify(start) != nil {
+                return validated(start, holding: target)
+            }
+            from = resume
+        }
+        return nil
+    }
+
+    /// `object`, the object that contains a hit, if it really holds `target` (else the hit is stale).
+    private func validated(_ object: UInt, holding target: UInt) -> UInt? {
+        guard let record = walker.quietly({ walker.record(of: object) }),
+              record.references.contains(where: { $0.target == target && $0.strength != .weak })
+        else { return nil }
+        return object
+    }
+
     /// Whether `object` is one of the ledger's own stores of held objects.
     private func isBookkeeping(_ object: UInt) -> Bool {
         guard case .instance(let metadata)? = walker.classifier.classify(object) else { return false }
         return walker.types.known.bookkeeping.contains(metadata)
-    }
-
-    /// The usable size of the allocation starting at `object`, from the allocator's chunk
-    /// header (glibc), when plausible; `nil` with another allocator (a sanitizer's).
-    private func chunkSize(of object: UInt) -> Int? {
-        #if os(Linux)
-        return HeapWalker.usableSize(chunkHeader: walker.memory.word(at: object &- UInt(RuntimeLayout.word)))
-        #else
-        return nil
-        #endif
     }
 }
