@@ -39,7 +39,8 @@ public struct ReportRetainPath: Codable, Sendable, Hashable {
     public var notes: [String]
     /// Objects the walk read.
     public var objectsVisited: Int
-    /// How long the walk took, in milliseconds.
+    /// How long the walk took, in milliseconds. The leaks of one test that are in no cycle
+    /// share their scans of memory for holders, and each counts an even share of them.
     public var milliseconds: Double
 
     /// Creates a retain path.

@@ -197,7 +197,8 @@ extension DiagnosticsEngine {
             sites[site, default: []].append(resource.token)
         }
         let relations = order.isEmpty ? [:] : leakRelations.withLock { $0 }
-        for site in order {
+        let retainPaths = explainRetention(ofSites: order.map { sites[$0] ?? [] })
+        for (site, retainPath) in zip(order, retainPaths) {
             let tokens = sites[site] ?? []
             let count = max(tokens.count, 1)
             let label = site.label.name
@@ -215,7 +216,7 @@ extension DiagnosticsEngine {
                 message: message,
                 label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
                 allocationStack: site.stack, capturesEventStack: false, details: details,
-                relatedStack: relation?.stack ?? .none, retainPath: explainRetention(of: tokens)))
+                relatedStack: relation?.stack ?? .none, retainPath: retainPath))
         }
     }
 

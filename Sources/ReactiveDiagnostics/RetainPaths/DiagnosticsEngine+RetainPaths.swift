@@ -25,21 +25,37 @@ extension DiagnosticsEngine {
     /// Resources of one leak site tried at most for a retain cycle.
     static let retainPathAttempts = 3
 
-    /// Why the leaked resources of one site are alive: the first retain cycle among the first
-    /// few that have an anchor (see ``ResourceLedger/setAnchor(_:object:)``), else the first
-    /// explanation. `nil` when none has an anchor or explanations are off.
-    func explainRetention(of tokens: [ResourceToken]) -> ReportRetainPath? {
-        guard configuration.explainsRetainPaths else { return nil }
+    /// Why the leaked resources of each site (the tokens of one site per element) are alive:
+    /// per site, the first retain cycle among the first few resources that have an anchor (see
+    /// ``ResourceLedger/setAnchor(_:object:)``), else the first one's explanation, whose search
+    /// for an outside holder is made together with every other site's (one scan of memory per
+    /// level for all). `nil` for a site none of whose resources has an anchor, and for every
+    /// site when explanations are off.
+    func explainRetention(ofSites sites: [[ResourceToken]]) -> [ReportRetainPath?] {
+        guard configuration.explainsRetainPaths, !sites.isEmpty else { return sites.map { _ in nil } }
         let builder = retainPathBuilder(limits: configuration.retainPathLimits)
-        var first: ReportRetainPath?
-        for anchor in tokens.lazy.compactMap({ self.ledger.anchor(of: $0) }).prefix(Self.retainPathAttempts) {
-            let path = builder.explain(anchor)
-            if path.verdict == .cycle {
-                return path
+        let regions = MemoryRegions.current()
+        var paths = [ReportRetainPath?](repeating: nil, count: sites.count)
+        var pending: [(site: Int, explanation: RetainPathBuilder.PendingExplanation)] = []
+        for (site, tokens) in sites.enumerated() {
+            var first: RetainPathBuilder.PendingExplanation?
+            for anchor in tokens.lazy.compactMap({ self.ledger.anchor(of: $0) }).prefix(Self.retainPathAttempts) {
+                let explanation = builder.searchCycle(from: anchor, regions: regions)
+                if explanation.path.verdict == .cycle {
+                    first = explanation
+                    break
+                }
+                first = first ?? explanation
             }
-            first = first ?? path
+            if let first {
+                pending.append((site, first))
+            }
         }
-        return first
+        let explained = builder.findOutsideHolders(of: pending.map(\.explanation), regions: regions)
+        for (entry, path) in zip(pending, explained) {
+            paths[entry.site] = path
+        }
+        return paths
     }
 }
 

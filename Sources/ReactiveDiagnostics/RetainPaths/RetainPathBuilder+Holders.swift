@@ -7,54 +7,92 @@ extension RetainPathBuilder {
     /// Objects looked at per level.
     static let holdersPerLevel = 16
 
-    /// Looks for what holds `anchor` from outside, upward through the objects that hold it,
-    /// to a global or static variable; records the variable and the objects on the way.
-    func findOutsideHolder(of anchor: UInt, walker: HeapWalker, deadline: ContinuousClock.Instant,
-                           into path: inout ReportRetainPath) {
-        var scan = HolderScan(walker: walker, deadline: deadline)
-        var below: [UInt: UInt] = [:]   // holder → the object it holds, on the way to the anchor
-        var frontier = [anchor]
-        var seen: Set<UInt> = [anchor]
+    /// One object's search upward for what holds it.
+    private struct HolderSearch {
+        /// Holder → the object it holds, on the way to the anchor.
+        var below: [UInt: UInt] = [:]
+        var frontier: [UInt]
+        var seen: Set<UInt>
+        /// References from image data no symbol names.
         var unnamed = 0
-        defer {
-            if unnamed > 0 {
-                path.notes.append("\(unnamed) reference(s) from image data no symbol names (a runtime's own tables) not taken as the holder")
-            }
+        /// Whether a global holder was found.
+        var found = false
+
+        init(anchor: UInt) {
+            frontier = [anchor]
+            seen = [anchor]
         }
-        for _ in 0..<Self.holderLevels where !frontier.isEmpty {
-            let holders = scan.holders(of: frontier)
-            var next: [UInt] = []
-            for held in frontier {
-                for holder in holders[held] ?? [] {
-                    switch holder {
-                    case .global(let address):
-                        let variable = GlobalSymbols.shared.variable(at: address, resolver: resolver)
-                        // A word the symbol table does not name, when it can be asked, is no
-                        // variable of the app's: a runtime's own tables (a sanitizer's).
-                        if variable == nil, resolver.symbolizer != nil {
-                            unnamed += 1
-                            continue
-                        }
-                        path.holder = variable?.name ?? "a global or static variable"
-                        path.heldBy = chain(from: address, held: held, below: below, anchor: anchor, walker: walker)
-                        return
-                    case .object(let object):
-                        guard seen.insert(object).inserted, next.count < Self.holdersPerLevel else { continue }
-                        below[object] = held
-                        next.append(object)
-                    }
+    }
+
+    /// Looks for what holds each of `anchors` from outside, upward through the objects that
+    /// hold it, to a global or static variable; records the variable and the objects on the
+    /// way in the path of the same index. One scan of memory per level serves every anchor.
+    func findOutsideHolders(of anchors: [UInt], walker: HeapWalker, deadline: ContinuousClock.Instant,
+                            into paths: inout [ReportRetainPath]) {
+        var scan = HolderScan(walker: walker, deadline: deadline)
+        var searches = anchors.map(HolderSearch.init(anchor:))
+        for _ in 0..<Self.holderLevels {
+            let active = searches.indices.filter { !searches[$0].found && !searches[$0].frontier.isEmpty }
+            guard !active.isEmpty else { break }
+            var targets: [UInt] = []
+            var listed: Set<UInt> = []
+            for index in active {
+                for object in searches[index].frontier where listed.insert(object).inserted {
+                    targets.append(object)
                 }
             }
-            frontier = next
+            let holders = scan.holders(of: targets, hitLimit: HolderScan.hitLimit * active.count)
+            for index in active {
+                climb(&searches[index], holders: holders, anchor: anchors[index], walker: walker, into: &paths[index])
+            }
         }
-        if scan.reservedBytesSkipped > 0 {
-            path.notes.append("\(scan.reservedBytesSkipped >> 30) GiB of reserved address space (a sanitizer's shadow memory?) was not scanned")
+        for index in searches.indices {
+            if searches[index].unnamed > 0 {
+                paths[index].notes.append(
+                    "\(searches[index].unnamed) reference(s) from image data no symbol names (a runtime's own tables) not taken as the holder")
+            }
+            guard !searches[index].found else { continue }
+            if scan.reservedBytesSkipped > 0 {
+                paths[index].notes.append(
+                    "\(scan.reservedBytesSkipped >> 30) GiB of reserved address space (a sanitizer's shadow memory?) was not scanned")
+            }
+            if scan.wasCut {
+                paths[index].notes.append("the search for what holds it stopped at the time limit")
+            } else if !searches[index].frontier.isEmpty {
+                paths[index].notes.append("the search for what holds it stopped after \(Self.holderLevels) levels of holders")
+            }
         }
-        if scan.wasCut {
-            path.notes.append("the search for what holds it stopped at the time limit")
-        } else if !frontier.isEmpty {
-            path.notes.append("the search for what holds it stopped after \(Self.holderLevels) levels of holders")
+    }
+
+    /// One level up for one search: a global holder ends it (recorded in `path`), held objects
+    /// are the next level's frontier.
+    private func climb(_ search: inout HolderSearch, holders: [UInt: [HolderScan.Holder]], anchor: UInt,
+                       walker: HeapWalker, into path: inout ReportRetainPath) {
+        var next: [UInt] = []
+        for held in search.frontier {
+            for holder in holders[held] ?? [] {
+                switch holder {
+                case .global(let address):
+                    let variable = GlobalSymbols.shared.variable(at: address, resolver: resolver)
+                    // A word the symbol table does not name, when it can be asked, is no
+                    // variable of the app's: a runtime's own tables (a sanitizer's).
+                    if variable == nil, resolver.symbolizer != nil {
+                        search.unnamed += 1
+                        continue
+                    }
+                    path.holder = variable?.name ?? "a global or static variable"
+                    path.heldBy = chain(from: address, held: held, below: search.below, anchor: anchor, walker: walker)
+                    search.found = true
+                    search.frontier = []
+                    return
+                case .object(let object):
+                    guard search.seen.insert(object).inserted, next.count < Self.holdersPerLevel else { continue }
+                    search.below[object] = held
+                    next.append(object)
+                }
+            }
         }
+        search.frontier = next
     }
 
     /// The steps from a global variable at `global` (which holds `held`) down to the anchor.

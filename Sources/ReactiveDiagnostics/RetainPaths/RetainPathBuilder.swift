@@ -34,20 +34,66 @@ struct RetainPathBuilder {
     /// Why the resource an anchor names is alive: from the anchor object, or from the object
     /// found holding the anchor's object.
     func explain(_ anchor: ResourceAnchor) -> ReportRetainPath {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: limits.time)
-        let memory = ProcessMemory()
-        let walker = HeapWalker(memory: memory, regions: MemoryRegions.current(), types: types)
-        var path = explain(anchor, walker: walker, deadline: deadline)
-        path.notes += walker.notes
-        let elapsed = clock.now - start
-        path.milliseconds = (Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
-            .rounded(toPlaces: 3)
-        return path
+        let regions = MemoryRegions.current()
+        return findOutsideHolders(of: [searchCycle(from: anchor, regions: regions)], regions: regions)[0]
     }
 
-    private func explain(_ anchor: ResourceAnchor, walker: HeapWalker, deadline: ContinuousClock.Instant) -> ReportRetainPath {
+    /// One explanation after its search for a cycle: final, or waiting for the search for what
+    /// holds it from outside (``findOutsideHolders(of:regions:)``), which explanations made at
+    /// one checkpoint share.
+    struct PendingExplanation {
+        var path: ReportRetainPath
+        /// The object whose holders are still to be looked for (no cycle was found from it).
+        var outside: UInt?
+        /// What the search for a cycle took.
+        var elapsed: Duration
+    }
+
+    /// The first half of an explanation: the walk from the anchor, which finds a cycle or not.
+    /// A walker of its own (memory read afresh), over the memory map `regions`.
+    func searchCycle(from anchor: ResourceAnchor, regions: MemoryRegions) -> PendingExplanation {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let walker = HeapWalker(memory: ProcessMemory(), regions: regions, types: types)
+        var (path, outside) = searchCycle(anchor, walker: walker, deadline: start.advanced(by: limits.time))
+        path.notes += walker.notes
+        return PendingExplanation(path: path, outside: outside, elapsed: clock.now - start)
+    }
+
+    /// The second half, for every explanation that found no cycle, all at once: one scan of
+    /// memory per level of holders, for all their objects together (a test that leaked a dozen
+    /// subscriptions pays for one scan per level, not a dozen). Each path's time is its own walk
+    /// plus an even share of the scans.
+    func findOutsideHolders(of pending: [PendingExplanation], regions: MemoryRegions) -> [ReportRetainPath] {
+        var paths = pending.map(\.path)
+        let waiting = pending.indices.filter { pending[$0].outside != nil }
+        var share = Duration.zero
+        if !waiting.isEmpty {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let walker = HeapWalker(memory: ProcessMemory(), regions: regions, types: types)
+            var found = waiting.map { paths[$0] }
+            findOutsideHolders(
+                of: waiting.map { pending[$0].outside ?? 0 }, walker: walker,
+                deadline: start.advanced(by: limits.time * waiting.count), into: &found)
+            for (position, index) in waiting.enumerated() {
+                paths[index] = found[position]
+            }
+            share = (clock.now - start) / waiting.count
+        }
+        for index in paths.indices {
+            let elapsed = pending[index].elapsed + (pending[index].outside != nil ? share : .zero)
+            paths[index].milliseconds = (Double(elapsed.components.attoseconds) / 1e15
+                + Double(elapsed.components.seconds) * 1000).rounded(toPlaces: 3)
+        }
+        return paths
+    }
+
+    /// The walk from the anchor: the path when it ends here (a cycle, or a walk cut short), and
+    /// the object whose outside holders are to be looked for otherwise.
+    private func searchCycle(
+        _ anchor: ResourceAnchor, walker: HeapWalker, deadline: ContinuousClock.Instant
+    ) -> (ReportRetainPath, outside: UInt?) {
         let start: UInt
         switch anchor {
         case .object(let address):
@@ -57,14 +103,15 @@ struct RetainPathBuilder {
             let holders = scan.holders(of: [held])[held] ?? []
             guard case .object(let holder)? = holders.first(where: { if case .object = $0 { return true } else { return false } })
             else {
-                return ReportRetainPath(
+                return (ReportRetainPath(
                     verdict: .unknown,
-                    notes: ["the subscription's object could not be found (\(scan.bytesScanned / 1_048_576) MB of memory scanned)"])
+                    notes: ["the subscription's object could not be found (\(scan.bytesScanned / 1_048_576) MB of memory scanned)"]),
+                    nil)
             }
             start = holder
         }
         guard walker.classifier.classify(start) != nil else {
-            return ReportRetainPath(verdict: .unknown, notes: ["the subscription's object could not be read"])
+            return (ReportRetainPath(verdict: .unknown, notes: ["the subscription's object could not be read"]), nil)
         }
         let judge = makeJudge()
         let search = CycleSearch(
@@ -72,6 +119,7 @@ struct RetainPathBuilder {
             limits: CycleSearch.Limits(objects: limits.objects, depth: limits.depth, deadline: deadline))
             .search(from: start)
         var path = ReportRetainPath(verdict: .notACycle)
+        var outside: UInt?
         if let cycle = search.cycle {
             path.verdict = .cycle
             path.cycle = steps(of: cycle, anchor: start, walker: walker, judge: judge)
@@ -79,11 +127,11 @@ struct RetainPathBuilder {
             path.verdict = .unknown
             path.notes.append("the walk stopped at \(limit) without finding a cycle")
         } else {
-            findOutsideHolder(of: start, walker: walker, deadline: deadline, into: &path)
+            outside = start
         }
         path.holds = search.holdings.compactMap { hold($0, walker: walker, judge: judge) }
         path.objectsVisited = search.objectsVisited
-        return path
+        return (path, outside)
     }
 
     private func makeJudge() -> CycleSearch.Judge {

@@ -39,12 +39,13 @@ struct HolderScan {
     /// are resident alone would take minutes.
     static let largestScannedRegion: UInt = 64 << 30
 
-    /// The holders of each of `targets`.
-    mutating func holders(of targets: [UInt]) -> [UInt: [Holder]] {
+    /// The holders of each of `targets`, from at most `hitLimit` hits (more targets, more hits:
+    /// a scan for several searches at once raises it).
+    mutating func holders(of targets: [UInt], hitLimit: Int = HolderScan.hitLimit) -> [UInt: [Holder]] {
         guard !targets.isEmpty else { return [:] }
         let clock = ContinuousClock()
         var hits: [UInt] = []
-        var buffer = [UInt](repeating: 0, count: Self.hitLimit)
+        var buffer = [UInt](repeating: 0, count: hitLimit)
         reservedBytesSkipped = 0
         scan: for region in walker.regions.regions where Self.isScanned(region) {
             guard region.end - region.start <= Self.largestScannedRegion else {
@@ -63,13 +64,13 @@ struct HolderScan {
                     buffer.withUnsafeMutableBufferPointer { output in
                         rdiag_scan_words(
                             start, end, pointer.baseAddress!, pointer.count, output.baseAddress!,
-                            Self.hitLimit - hits.count, &scanned)
+                            hitLimit - hits.count, &scanned)
                     }
                 }
                 bytesScanned += scanned
                 // Copies of memory (this walk's and any other's) show the same words: they hold nothing.
                 hits += buffer.prefix(found).lazy.filter { !CopiedMemory.contains($0) }
-                if hits.count >= Self.hitLimit { break scan }
+                if hits.count >= hitLimit { break scan }
                 start = end
             }
         }
