@@ -110,7 +110,8 @@ struct HolderScan {
 
         /// Copies the memory from `start` (8-aligned) up to `end`; the number of words copied.
         func read(from start: UInt, to end: UInt) -> Int {
-            let count = min(Int(end &- start), buffer.count)
+            guard end > start else { return 0 }
+            let count = Int(min(end - start, UInt(buffer.count)))
             return rdiag_read_memory(start, buffer.baseAddress!, count) / RuntimeLayout.word
         }
 
