@@ -211,6 +211,14 @@ static size_t scan_buffer(const uintptr_t *buffer, size_t words, uintptr_t base,
 }
 #endif
 
+size_t rdiag_chunk_usable_size(uintptr_t header) {
+    uintptr_t chunk = header & ~(uintptr_t)0x7;
+    if ((chunk & 0xF) != 0 || chunk < 32 || chunk > ((uintptr_t)1 << 26)) {
+        return 0;
+    }
+    return chunk - ((header & 0x2) != 0 ? 2 : 1) * sizeof(uintptr_t);
+}
+
 size_t rdiag_covering_chunks(const uintptr_t *words, size_t word_count, uintptr_t window, uintptr_t address,
                              uintptr_t from, uintptr_t lowest, uintptr_t *starts, size_t capacity, uintptr_t *resume) {
     size_t found = 0;
@@ -226,15 +234,9 @@ size_t rdiag_covering_chunks(const uintptr_t *words, size_t word_count, uintptr_
         }
         size_t index = (start - sizeof(uintptr_t) - window) / sizeof(uintptr_t);
         if (index < word_count) {
-            // As HeapWalker.usableSize: a size of 32 bytes to 64 MiB, a multiple of 16, less the
-            // header words (two when the chunk was mapped on its own).
-            uintptr_t header = words[index];
-            uintptr_t chunk = header & ~(uintptr_t)0x7;
-            if ((chunk & 0xF) == 0 && chunk >= 32 && chunk <= ((uintptr_t)1 << 26)) {
-                uintptr_t usable = chunk - ((header & 0x2) != 0 ? 2 : 1) * sizeof(uintptr_t);
-                if (start + usable > address) {
-                    starts[found++] = start;
-                }
+            size_t usable = rdiag_chunk_usable_size(words[index]);
+            if (usable != 0 && start + usable > address) {
+                starts[found++] = start;
             }
         }
         start -= 16;

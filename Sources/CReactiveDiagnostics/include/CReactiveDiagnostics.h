@@ -210,9 +210,14 @@ int rdiag_sanitizer_allocation(uintptr_t address, uintptr_t *_Nonnull begin, siz
 size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *_Nonnull targets, size_t target_count,
                         uintptr_t *_Nonnull hits, size_t hit_capacity, size_t *_Nonnull bytes_scanned);
 
+/// The usable size a glibc chunk header (the word before an allocation) says, when it is
+/// plausible: a chunk of 32 bytes to 64 MiB, a multiple of 16, less its header words (two when
+/// the chunk was mapped on its own). 0 when it is not.
+size_t rdiag_chunk_usable_size(uintptr_t header);
+
 /// The candidate starts of the glibc heap chunk that contains `address`, nearest first: the
 /// 16-byte aligned addresses `start`, from `from` down to `lowest`, whose chunk header (the word
-/// at `start - 8`) is a plausible size and covers `address`. `words` is a copy of the memory
+/// at `start - 8`) is a plausible size (`rdiag_chunk_usable_size`) and covers `address`. `words` is a copy of the memory
 /// from `window` (8-aligned, at most `lowest - 8`) on, `word_count` words of it. Writes up to
 /// `capacity` candidates to `starts` and returns how many; `resume` receives the next start to
 /// look at (0 when none is left). Pure arithmetic on the copy: nothing is read from the process.

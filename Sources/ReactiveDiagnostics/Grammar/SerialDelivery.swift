@@ -54,7 +54,7 @@ struct SerialDelivery: ~Copyable {
 
     /// A delivery found `other` delivering: counts the collision (which ends probing) and asks
     /// `other` for its side. Returns whether the request was made; then the caller hands its
-    /// finding to ``post(finding:recorder:)``. Only one request is in flight per stream.
+    /// finding to ``post(finding:owner:recorder:)``. Only one request is in flight per stream.
     func collided(with other: UInt64) -> Bool {
         // The request first: a probing owner stops waiting when the count changes and then
         // looks for a request, which must already be there (the count is published after it).

@@ -75,11 +75,10 @@ extension HeapWalker {
     }
 
     /// The usable size a glibc chunk header (the word before an allocation) says, when it
-    /// is plausible (a multiple of 16, at least 32 bytes, under 64 MB).
+    /// is plausible (`rdiag_chunk_usable_size`: a multiple of 16, at least 32 bytes, under 64 MB).
     static func usableSize(chunkHeader: UInt?) -> Int? {
         guard let header = chunkHeader else { return nil }
-        let chunk = header & ~UInt(0x7)
-        guard chunk & 0xF == 0, chunk >= 32, chunk <= 1 << 26 else { return nil }
-        return Int(chunk) - (header & 0x2 != 0 ? 2 : 1) * RuntimeLayout.word
+        let usable = rdiag_chunk_usable_size(header)
+        return usable == 0 ? nil : usable
     }
 }

@@ -101,6 +101,9 @@ struct HolderScan {
     private final class BelowHit {
         let buffer = UnsafeMutableRawBufferPointer.allocate(
             byteCount: HolderScan.objectSearchDistance + 2 * RuntimeLayout.word, alignment: 16)
+        /// Room for the candidate object starts `rdiag_covering_chunks` gives at a time.
+        let candidates = UnsafeMutablePointer<UInt>.allocate(capacity: BelowHit.candidateCount)
+        static let candidateCount = 16
         private let range: Range<UInt>
 
         init() {
@@ -123,6 +126,7 @@ struct HolderScan {
             buffer.initializeMemory(as: UInt8.self, repeating: 0)
             CopiedMemory.remove(range)
             buffer.deallocate()
+            candidates.deallocate()
         }
     }
 
@@ -174,15 +178,13 @@ struct HolderScan {
         let window = (lowest &- UInt(RuntimeLayout.word)) & ~UInt(RuntimeLayout.word - 1)
         let words = below.read(from: window, to: address & ~UInt(0xF))
         guard words > 0 else { return nil }
-        var candidates = [UInt](repeating: 0, count: 16)
         var from = address
         while from != 0 {
             var resume: UInt = 0
-            let found = candidates.withUnsafeMutableBufferPointer { starts in
-                rdiag_covering_chunks(
-                    below.words, words, window, address, from, lowest, starts.baseAddress!, starts.count, &resume)
-            }
-            for start in candidates.prefix(found) where walker.classifier.classify(start) != nil {
+            let found = rdiag_covering_chunks(
+                below.words, words, window, address, from, lowest, below.candidates, BelowHit.candidateCount, &resume)
+            for start in UnsafeBufferPointer(start: below.candidates, count: found)
+            where walker.classifier.classify(start) != nil {
                 return validated(start, holding: target)
             }
             from = resume
