@@ -2,13 +2,13 @@ import OpenCombineShim
 import ReactiveDiagnostics
 
 extension Publishers.Diagnosed {
-    /// Attaches a `Sink` to the checked stream, exactly as `Publisher.sink` does, with the
-    /// stage's subscription built in code specialized for this sink.
+    /// Attaches a `Sink` to the checked stream, as `Publisher.sink` does, fused with the
+    /// stage: one object (`SinkInner`) checks the stream and calls the closures, so counting
+    /// the subscription adds no stage to it.
     ///
-    /// `Publisher.sink` reaches the stage through the framework's unspecialized generic code,
-    /// which makes the Swift runtime look up the stage's subscription type for the sink
-    /// (generic metadata) on every subscription. Called on the stage itself, as in the usual
-    /// `.diagnosed(…).sink { … }`, this overload is chosen instead and that lookup is done once.
+    /// It behaves as the stage followed by `Subscribers.Sink`: unlimited demand, the closures
+    /// released once the stream completes or is cancelled. When the engine is disabled it is
+    /// the upstream's own `sink`.
     ///
     /// ```swift
     /// feed.items
@@ -26,25 +26,15 @@ extension Publishers.Diagnosed {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        let subscriber = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        subscribeSpecialized(subscriber)
-        return AnyCancellable(subscriber)
-    }
-
-    /// What `Publisher.subscribe(_:)` does, without leaving specialized code when no
-    /// introspection hook runs (with one, through `subscribe(_:)`, so the hook sees it).
-    @inlinable
-    func subscribeSpecialized<Downstream: Subscriber>(_ subscriber: Downstream)
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        #if canImport(Combine)
-        subscribe(subscriber)
-        #else
-        if CombineInstrumentation.isHookInstalled {
-            subscribe(subscriber)
-        } else {
-            receive(subscriber: subscriber)
+        guard engine.isEnabled else {
+            return upstream.sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         }
-        #endif
+        // Captures the allocation stack here, inside the `sink` call.
+        let subscriber = SinkInner(
+            engine: engine, label: label, contract: contract, receiveCompletion: receiveCompletion,
+            receiveValue: receiveValue)
+        subscribeUpstream(subscriber)
+        return AnyCancellable(subscriber)
     }
 }
 

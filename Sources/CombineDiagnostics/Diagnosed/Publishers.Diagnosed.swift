@@ -72,15 +72,22 @@ extension Publishers {
             }
             // Captures the allocation stack here, inside the subscriber's subscribe call.
             let inner = Inner(downstream: subscriber, engine: engine, label: label, contract: contract)
+            subscribeUpstream(inner)
+        }
+
+        /// Subscribes the stage's own subscriber upstream: what OpenCombine's `subscribe(_:)`
+        /// does when no introspection hook runs (and what its `AnyPublisher` does always), without
+        /// its per-call type lookups; through `subscribe(_:)` when a hook runs, so it sees it.
+        @inlinable
+        func subscribeUpstream<Checker: Subscriber>(_ checker: Checker)
+        where Checker.Input == Output, Checker.Failure == Failure {
             #if canImport(Combine)
-            upstream.subscribe(inner)
+            upstream.subscribe(checker)
             #else
             if CombineInstrumentation.isHookInstalled {
-                upstream.subscribe(inner)
+                upstream.subscribe(checker)
             } else {
-                // What OpenCombine's `subscribe(_:)` does when no introspection hook runs (and
-                // what its `AnyPublisher` does always), without its per-call type lookups.
-                upstream.receive(subscriber: inner)
+                upstream.receive(subscriber: checker)
             }
             #endif
         }
