@@ -18,7 +18,7 @@ static _Thread_local uint32_t current_test __attribute__((tls_model("initial-exe
 static _Thread_local uint32_t thread_shard __attribute__((tls_model("initial-exec"))) = 0;
 static _Thread_local void *hook_state __attribute__((tls_model("initial-exec"))) = NULL;
 static _Thread_local void *recent_labels __attribute__((tls_model("initial-exec"))) = NULL;
-static _Thread_local void *action_pool __attribute__((tls_model("initial-exec"))) = NULL;
+static _Thread_local void *action_lane __attribute__((tls_model("initial-exec"))) = NULL;
 static uint32_t next_shard = 0;
 
 uint32_t rdiag_thread_shard(void) {
@@ -39,9 +39,9 @@ void *rdiag_recent_labels_get(void) { return recent_labels; }
 
 void rdiag_recent_labels_set(void *labels) { recent_labels = labels; }
 
-void *rdiag_action_pool_get(void) { return action_pool; }
+void *rdiag_action_lane_get(void) { return action_lane; }
 
-void rdiag_action_pool_set(void *pool) { action_pool = pool; }
+void rdiag_action_lane_set(void *lane) { action_lane = lane; }
 
 void rdiag_current_test_set(uint32_t test) { current_test = test; }
 

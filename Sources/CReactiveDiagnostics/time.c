@@ -19,6 +19,9 @@ static uint64_t kernel_uptime(void) {
 #endif
 }
 
+int rdiag_ticks_are_tsc = 0;
+double rdiag_nanoseconds_per_tick = 1.0;
+
 #if defined(__linux__) && defined(__x86_64__)
 
 // The uptime clock read from the time-stamp counter, where the kernel's own clock source is the
@@ -81,7 +84,13 @@ static void calibrate(void) {
     resync_ticks = (uint64_t)(1000000.0 / nanos_per_tick);
     anchor_ticks = ticks1;
     anchor_nanos = nanos1;
+    __atomic_store(&rdiag_nanoseconds_per_tick, &nanos_per_tick, __ATOMIC_RELAXED);
+    __atomic_store_n(&rdiag_ticks_are_tsc, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&tsc_state, TSC_USABLE, __ATOMIC_RELEASE);
+}
+
+void rdiag_ticks_prepare(void) {
+    calibrate();
 }
 
 __attribute__((noinline))
@@ -129,7 +138,22 @@ uint64_t rdiag_uptime_nanoseconds(void) {
     return kernel_uptime();
 }
 
+void rdiag_ticks_prepare(void) {}
+
 #endif
+
+uint64_t rdiag_ticks_at_uptime(uint64_t nanoseconds) {
+    uint64_t ticks = rdiag_ticks();
+    uint64_t now = rdiag_uptime_nanoseconds();
+    if (!__atomic_load_n(&rdiag_ticks_are_tsc, __ATOMIC_RELAXED)) {
+        return nanoseconds;
+    }
+    double per_tick;
+    __atomic_load(&rdiag_nanoseconds_per_tick, &per_tick, __ATOMIC_RELAXED);
+    double offset = ((double)nanoseconds - (double)now) / per_tick;
+    double due = (double)ticks + offset;
+    return due <= 0 ? 0 : (uint64_t)due;
+}
 
 // libdispatch's own C entry point (Dispatch's Swift overlay wraps it in two more calls).
 extern void *dispatch_get_specific(const void *key);

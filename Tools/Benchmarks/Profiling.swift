@@ -18,6 +18,17 @@ enum Profiling {
         let run: @Sendable (Int) -> Void
     }
 
+    /// `total` actions in batches of at most `size`, each waited for, as the benchmark's
+    /// scheduler batch does (so a warm scheduler's reuse of its actions is in the profile).
+    static func batches<S: Scheduler>(of size: Int, total: Int, on scheduler: S) {
+        var left = total
+        while left > 0 {
+            let batch = min(size, left)
+            blackHole(SchedulerBenchmarks.scheduleAndRun(batch, on: scheduler))
+            left -= batch
+        }
+    }
+
     /// The cases `--profile` knows, by name.
     static let cases: [Case] = [
         Case(name: "subscribeCancelPlain", what: "subject → map → filter → sink, subscribe + cancel", operations: 400_000) {
@@ -55,13 +66,28 @@ enum Profiling {
             blackHole(CombineBenchmarks.events($0, diagnosedBy: nil, warmUp: 0))
             instrumentation.stop()
         },
-        Case(name: "schedulerPlain", what: "actions scheduled back to back on a DispatchQueue", operations: 500_000) {
-            blackHole(SchedulerBenchmarks.scheduleAndRun($0, on: DispatchQueue(label: "profile")))
+        Case(name: "schedulerPlain", what: "batches of 200,000 actions scheduled back to back on a DispatchQueue", operations: 1_000_000) {
+            batches(of: 200_000, total: $0, on: DispatchQueue(label: "profile"))
         },
-        Case(name: "scheduler", what: "the same through a diagnostic scheduler", operations: 500_000) {
+        Case(name: "scheduler", what: "the same through a diagnostic scheduler", operations: 1_000_000) {
             let scheduler = DispatchQueue(label: "profile")
                 .diagnosed("p", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
-            blackHole(SchedulerBenchmarks.scheduleAndRun($0, on: scheduler))
+            batches(of: 200_000, total: $0, on: scheduler)
+        },
+        Case(name: "schedulerSplit", what: "plain against diagnosed, scheduling then running, a suspended queue", operations: 200_000) { count in
+            let queue = DispatchQueue(label: "split")
+            let diagnosed = queue.diagnosed("p", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
+            for _ in 0..<2 { _ = SchedulerBenchmarks.scheduleThenRun(count, on: queue, suspending: queue); _ = SchedulerBenchmarks.scheduleThenRun(count, on: diagnosed, suspending: queue) }
+            var rows: [(Double, Double, Double, Double)] = []
+            for _ in 0..<9 {
+                let plain = SchedulerBenchmarks.scheduleThenRun(count, on: queue, suspending: queue)
+                let ours = SchedulerBenchmarks.scheduleThenRun(count, on: diagnosed, suspending: queue)
+                rows.append((plain.schedule, ours.schedule, plain.run, ours.run))
+            }
+            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            print(String(format: "schedule %.0f -> %.0f ns (%.2fx), run %.0f -> %.0f ns (%.2fx)",
+                         median(rows.map { $0.0 }), median(rows.map { $0.1 }), median(rows.map { $0.1 / $0.0 }),
+                         median(rows.map { $0.2 }), median(rows.map { $0.3 }), median(rows.map { $0.3 / $0.2 })))
         },
         Case(name: "executorJobsPlain", what: "jobs through a plain task executor on a concurrent queue", operations: 1_000_000) { count in
             blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(count, on: ConcurrencyBenchmarks.PlainTaskExecutor()) })

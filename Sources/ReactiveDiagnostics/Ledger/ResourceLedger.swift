@@ -17,6 +17,10 @@ import Darwin
 /// lock; a resource is ended from any thread without a lock (see `LedgerShard`). Counts are
 /// kept per shard and summed when asked for.
 ///
+/// Scheduled actions of an engine's probes are not given slots: they are kept in lanes of the
+/// threads that schedule them and counted by their probes (see `ResourceLedger+Lanes.swift`);
+/// the queries and counts below include them.
+///
 /// "Allocated after checkpoint C and still alive" is one query: ``liveResources(since:)``
 /// for a serial runner, ``liveResources(test:)`` when tests run in parallel.
 ///
@@ -49,9 +53,16 @@ package final class ResourceLedger: @unchecked Sendable {
     let probes = LivenessProbes()
     /// Held objects in all shards.
     let heldCount = Atomic<Int>(0)
+    /// This ledger's number (from 1), which the scheduled actions it counts carry.
+    let id: UInt32
+    private static let ids = Atomic<UInt32>(0)
+    /// The counts of the probes whose actions are kept in lanes and count for this ledger
+    /// (see `ResourceLedger+Lanes.swift`).
+    let laneSources = LockedValue<[SchedulerCounts]>([])
 
     /// Creates an empty ledger.
     package init() {
+        id = Self.ids.wrappingAdd(1, ordering: .relaxed).newValue
         shards = .allocate(byteCount: Self.shardStride * Self.shardCount, alignment: 128)
         for index in 0..<Self.shardCount {
             let shard = shard(index)
@@ -205,8 +216,9 @@ package final class ResourceLedger: @unchecked Sendable {
 
     /// Resources of `kind` alive now.
     package func liveCount(of kind: ResourceKind) -> Int {
+        let inLanes = laneCounts(of: kind).live
         let kind = Int(kind.index)
-        return (0..<Self.shardCount).reduce(0) { total, index in
+        return (0..<Self.shardCount).reduce(inLanes) { total, index in
             total + withShard(index) { $0.registered[kind] - $0.ended.load(kind) }
         }
     }
@@ -219,14 +231,14 @@ package final class ResourceLedger: @unchecked Sendable {
     /// The most resources of `kind` alive at once: exact for resources made on one thread;
     /// summed over the threads that made them otherwise (so never less than the true peak).
     package func peakCount(of kind: ResourceKind) -> Int {
-        (0..<Self.shardCount).reduce(0) { total, index in
+        (0..<Self.shardCount).reduce(laneCounts(of: kind).peak) { total, index in
             total + withShard(index) { $0.peak[Int(kind.index)] }
         }
     }
 
     /// Resources of `kind` ever registered.
     package func registeredCount(of kind: ResourceKind) -> Int {
-        (0..<Self.shardCount).reduce(0) { total, index in
+        (0..<Self.shardCount).reduce(laneCounts(of: kind).registered) { total, index in
             total + withShard(index) { $0.registered[Int(kind.index)] }
         }
     }
@@ -254,6 +266,7 @@ package final class ResourceLedger: @unchecked Sendable {
                 }
             }
         }
+        ActionLane.collectLive(ledger: id, where: include, into: &result)
         return result
     }
 

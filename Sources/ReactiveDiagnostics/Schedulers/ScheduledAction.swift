@@ -1,12 +1,14 @@
+import CReactiveDiagnostics
 import Synchronization
 
 /// One scheduled action, as tracked by a ``SchedulerProbe``.
 ///
 /// An action made with ``SchedulerProbe/willSchedule(running:)`` carries the work itself:
 /// hand its ``run()`` to the wrapped scheduler, and the action is the only object the wrapper
-/// adds (a closure of one method on one object needs no context of its own). Once it ran and
-/// nothing else refers to it, it is used again for a later action: no allocation per action
-/// once a scheduler is warm.
+/// adds (a closure of one method on one object needs no context of its own). Actions are kept
+/// in a lane of the thread that scheduled them, which is both what checkpoints read to find
+/// pending actions and the thread's pool: once an action ran and nothing else refers to it,
+/// it is filled again for a later one, so a warm scheduler allocates nothing per action.
 ///
 /// ```swift
 /// let action = probe.willSchedule(repeating: true)   // a live timer from here
@@ -18,10 +20,12 @@ import Synchronization
 /// timer.onCancel = { probe.didCancel(action) }      // ended: no uncancelledTimer
 /// ```
 public final class ScheduledAction: @unchecked Sendable {
-    // Unchecked: the fields change only when an action is reused, after every use of it ended
-    // (it was handed back through a thread's pool, and is referenced by nothing else), and an
-    // action reaches the thread that runs it through the scheduler, as any action does. For
-    // the same reason their accesses need no dynamic exclusivity checks.
+    // Unchecked: an action is filled again only by the thread whose lane holds it, once it
+    // ended (ran or was cancelled) and nothing else refers to it. Everything a scheduler's
+    // thread may read after the action ended (a timer's late fire, a cancel racing a run) is
+    // atomic, and so is what a checkpoint reads while the action may be filled again (read as
+    // a seqlock, see `record(ledger:)`). The work is the one plain field: written when filled,
+    // read and released by the thread that runs it before it ends.
     /// The probe that tracks it. Not reference-counted: the thread that schedules and the one
     /// that runs never write the probe's count (probes live as long as the process; see
     /// ``SchedulerProbe``).
@@ -29,83 +33,120 @@ public final class ScheduledAction: @unchecked Sendable {
         probeReference.takeUnretainedValue()
     }
 
-    @exclusivity(unchecked) private var probeReference: Unmanaged<SchedulerProbe>
+    private var probeReference: Unmanaged<SchedulerProbe> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: probeWord.load(ordering: .relaxed)).unsafelyUnwrapped)
+    }
+
     /// Where it was scheduled.
-    @exclusivity(unchecked) public private(set) var stack: StackID
+    public var stack: StackID {
+        StackID(rawValue: stackWord.load(ordering: .relaxed))
+    }
+
     /// The test that scheduled it.
-    @exclusivity(unchecked) public private(set) var test: TestIdentity
-    /// Its ledger token.
-    @exclusivity(unchecked) public private(set) var token: ResourceToken
+    public var test: TestIdentity {
+        TestIdentity(rawValue: testWord.load(ordering: .relaxed))
+    }
+
+    /// Its token from a recorder of its own (see ``DiagnosticsRecorder``); ``ResourceToken/none``
+    /// for an engine's probe, whose actions the engine finds in the lanes of the threads that
+    /// scheduled them instead of registering each one.
+    public var token: ResourceToken {
+        ResourceToken(rawValue: tokenWord.load(ordering: .relaxed))
+    }
+
     /// Whether it repeats.
-    @exclusivity(unchecked) public private(set) var isRepeating: Bool
-    private let reference: Atomic<UInt64>
-    private let done = Atomic<Bool>(false)
+    public var isRepeating: Bool {
+        kind == .timer
+    }
+
+    /// ``ResourceKind/timer`` when it repeats, else ``ResourceKind/scheduledAction``.
+    var kind: ResourceKind {
+        ResourceKind(index: UInt8(truncatingIfNeeded: state.load(ordering: .relaxed) >> 8))
+    }
+
+    /// Generation (upper 48 bits), resource kind (8 bits) and phase (live or ended).
+    private let state = Atomic<UInt64>(0)
+    private let probeWord = Atomic<UInt>(0)
+    private let tokenWord = Atomic<UInt64>(0)
+    private let stackWord = Atomic<UInt32>(0)
+    private let testWord = Atomic<UInt32>(0)
+    private let labelWord = Atomic<UInt32>(0)
+    private let epochWord = Atomic<UInt32>(0)
+    /// The ledger that counts it (``ResourceLedger/id``), 0 for none.
+    private let ledgerWord = Atomic<UInt32>(0)
+    private let reference = Atomic<UInt64>(0)
     /// The work, handed over to the thread that runs it the way a scheduler hands over any
     /// action (Combine's and RxSwift's actions are not `Sendable`).
-    @exclusivity(unchecked) private var body: () -> Void
-    /// Whether it carries its work (and goes back to a pool once it ran).
-    @exclusivity(unchecked) private var carriesWork: Bool
+    @exclusivity(unchecked) private var body: () -> Void = ScheduledAction.nothing
 
-    init(
-        probe: SchedulerProbe, stack: StackID, test: TestIdentity, token: ResourceToken, isRepeating: Bool,
-        enqueuedAt: UInt64, body: (() -> Void)?
-    ) {
-        probeReference = Unmanaged.passUnretained(probe)
-        self.stack = stack
-        self.test = test
-        self.token = token
-        self.isRepeating = isRepeating
-        self.body = body ?? Self.nothing
-        carriesWork = body != nil
-        reference = Atomic(enqueuedAt)
+    private static let live: UInt64 = 1
+
+    /// A new action, live with `filling`.
+    init(_ filling: borrowing Filling, body: @escaping () -> Void) {
+        fill(filling, body: body)
     }
 
-    /// A one-shot action carrying `body`: one from the thread's pool when there is one.
-    static func make(
-        probe: SchedulerProbe, stack: StackID, test: TestIdentity, token: ResourceToken, enqueuedAt: UInt64,
-        body: @escaping () -> Void
-    ) -> ScheduledAction {
-        guard let action = ScheduledActionPool.take() else {
-            return ScheduledAction(
-                probe: probe, stack: stack, test: test, token: token, isRepeating: false, enqueuedAt: enqueuedAt,
-                body: body)
-        }
-        action.probeReference = Unmanaged.passUnretained(probe)
-        action.stack = stack
-        action.test = test
-        action.token = token
-        action.isRepeating = false
-        action.body = body
-        action.carriesWork = true
-        action.reference.store(enqueuedAt, ordering: .relaxed)
-        action.done.store(false, ordering: .relaxed)
-        return action
+    /// What an action is filled with when it is scheduled, besides its work.
+    struct Filling: ~Copyable {
+        /// Not retained: probes live as long as the process.
+        unowned(unsafe) var probe: SchedulerProbe
+        var kind: ResourceKind
+        var stack: StackID
+        var test: TestIdentity
+        var token: ResourceToken
+        var ledger: UInt32
+        var epoch: UInt32
+        /// When it was scheduled, in ticks of `rdiag_ticks`.
+        var enqueuedAt: UInt64
     }
 
-    private static let nothing: @Sendable () -> Void = {}
+    /// Makes an ended action live again with `filling` and `body` (its work, or
+    /// ``nothing``); on the thread whose lane holds it.
+    @inline(__always)
+    func fill(_ filling: borrowing Filling, body: @escaping () -> Void) {
+        let previous = state.load(ordering: .acquiring)
+        // The checkpoints reading this action as a seqlock must see the end of its previous use
+        // before any of the new values (see `record(ledger:)`).
+        atomicMemoryFence(ordering: .releasing)
+        self.body = body
+        probeWord.store(UInt(bitPattern: Unmanaged.passUnretained(filling.probe).toOpaque()), ordering: .relaxed)
+        tokenWord.store(filling.token.rawValue, ordering: .relaxed)
+        stackWord.store(filling.stack.rawValue, ordering: .relaxed)
+        testWord.store(filling.test.rawValue, ordering: .relaxed)
+        labelWord.store(filling.probe.label.id, ordering: .relaxed)
+        epochWord.store(filling.epoch, ordering: .relaxed)
+        ledgerWord.store(filling.ledger, ordering: .relaxed)
+        reference.store(filling.enqueuedAt, ordering: .relaxed)
+        let generation = (previous >> 16) &+ 1
+        state.store(generation << 16 | UInt64(filling.kind.index) << 8 | Self.live, ordering: .releasing)
+    }
+
+    /// The work of an action that carries none.
+    static let nothing: @Sendable () -> Void = {}
 
     /// Runs the work it was made with (``SchedulerProbe/willSchedule(running:)``), bracketed
     /// by ``SchedulerProbe/willRun(_:)`` and ``SchedulerProbe/didRun(_:_:)``; then the work is
-    /// released and the action handed to this thread's pool.
+    /// released (the action stays in its lane, to be filled again).
     public func run() {
         probeReference._withUnsafeGuaranteedRef { probe in
             let run = probe.willRun(self)
-            body()
-            probe.didRun(self, run)
-        }
-        if carriesWork {
+            // Taken out before the action ends (in `didRun`): once it ended, its thread may
+            // fill it again. The work itself is released after the run.
+            let work = body
             body = Self.nothing
-            ScheduledActionPool.recycle(self)
+            work()
+            probe.didRun(self, run)
         }
     }
 
     /// Sets the time the next run is expected (for delayed and repeating actions the
     /// latency is measured from the due time, not the enqueue time).
     public func expectRun(atUptimeNanoseconds due: UInt64) {
-        reference.store(due, ordering: .relaxed)
+        reference.store(rdiag_ticks_at_uptime(due), ordering: .relaxed)
     }
 
-    /// Returns the reference time for this run's latency.
+    /// Returns the reference time for this run's latency, in ticks of `rdiag_ticks`: when it
+    /// was scheduled, or when it was due.
     func claimRun(at now: UInt64) -> UInt64 {
         let due = reference.load(ordering: .relaxed)
         return min(due, now)
@@ -113,12 +154,35 @@ public final class ScheduledAction: @unchecked Sendable {
 
     /// Marks it finished; `true` for the first caller only.
     func finish() -> Bool {
-        !done.exchange(true, ordering: .acquiringAndReleasing)
+        var current = state.load(ordering: .relaxed)
+        while current & Self.live != 0 {
+            let (exchanged, original) = state.weakCompareExchange(
+                expected: current, desired: current & ~Self.live, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
     }
 
     /// Whether it has run (one-shot) or been cancelled.
     public var isFinished: Bool {
-        done.load(ordering: .relaxed)
+        state.load(ordering: .acquiring) & Self.live == 0
+    }
+
+    /// What a checkpoint sees of it while it is live and counted by the ledger `ledger`, read
+    /// without a lock while its thread may fill it again: the state is read before and after
+    /// the fields, and a change means it ended (or was reused) meanwhile.
+    func record(ledger: UInt32) -> (slot: ResourceLedger.Slot, generation: UInt64)? {
+        let before = state.load(ordering: .acquiring)
+        guard before & Self.live != 0 else { return nil }
+        let slot = ResourceLedger.Slot(
+            stack: stackWord.load(ordering: .relaxed), label: labelWord.load(ordering: .relaxed),
+            test: testWord.load(ordering: .relaxed), epoch: epochWord.load(ordering: .relaxed),
+            kind: UInt8(truncatingIfNeeded: before >> 8))
+        let owner = ledgerWord.load(ordering: .relaxed)
+        atomicMemoryFence(ordering: .acquiring)
+        guard state.load(ordering: .relaxed) == before, owner == ledger else { return nil }
+        return (slot, before >> 16)
     }
 }
 
@@ -130,6 +194,7 @@ public final class ScheduledAction: @unchecked Sendable {
 /// probe.didRun(action, run)         // ended: duration measured, long action checked
 /// ```
 public struct ActionRun: Sendable {
+    /// When it started, in ticks of `rdiag_ticks`.
     let startedAt: UInt64
     let previousTest: UInt32
 }

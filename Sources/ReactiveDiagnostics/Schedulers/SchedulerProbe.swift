@@ -38,11 +38,9 @@ public final class SchedulerProbe: Sendable {
     /// Actions running longer than this are ``FindingKind/longAction``s.
     public let longActionThreshold: Duration
 
-    /// Written when scheduling: scheduled, of which one-shot, of which repeating.
-    private let scheduling = AtomicCounters(count: 3, isolated: true)
-    /// Written when running or cancelling: executed, cancelled, long, violations, one-shot
-    /// actions finished (run or cancelled), repeating actions cancelled.
-    private let running = AtomicCounters(count: 6, isolated: true)
+    /// Scheduled, run, cancelled…: what the scheduling threads write and what the running
+    /// threads write on separate cache lines.
+    let counts = SchedulerCounts()
     private let latency = LatencyHistogram()
     private let duration = LatencyHistogram()
     /// Runs per thread: one counter per thread number (see `rdiag_thread_shard`), so counting a
@@ -51,9 +49,18 @@ public final class SchedulerProbe: Sendable {
     private let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
     static let threadSlots = 64
     private let longThresholdNanos: UInt64
+    /// The same in ticks of `rdiag_ticks`, what runs are timed in.
+    private let longThresholdTicks: UInt64
     /// `true` for ``ThreadExpectation/mainQueue``, `false` for ``ThreadExpectation/offMainQueue``,
     /// `nil` otherwise.
     private let expectsMainQueue: Bool?
+    /// The recorder, when it is an engine: its actions are then kept in the scheduling threads'
+    /// lanes and counted for its ledger by ``counts``, not registered one by one (see
+    /// `ActionLane`). Not reference-counted: ``recorder`` keeps it, and the threads that
+    /// schedule and run would otherwise all write its count.
+    private let engine: Unmanaged<DiagnosticsEngine>?
+    /// The number of the engine's ledger (0 without an engine), which actions carry.
+    private let ledgerID: UInt32
 
     /// Creates a probe that records to `recorder`. Adapters use
     /// ``DiagnosticsEngine/makeSchedulerProbe(label:expectation:longActionThreshold:)``, which
@@ -69,7 +76,13 @@ public final class SchedulerProbe: Sendable {
         self.longActionThreshold = longActionThreshold
         let (seconds, attoseconds) = longActionThreshold.components
         longThresholdNanos = UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000)
+        rdiag_ticks_prepare()
+        longThresholdTicks = rdiag_nanoseconds_to_ticks(longThresholdNanos)
+        let engine = recorder as? DiagnosticsEngine
+        self.engine = engine.map(Unmanaged.passUnretained)
+        ledgerID = engine?.ledger.id ?? 0
         Self.everyProbe.withLock { $0.append(self) }
+        engine?.ledger.countLanes(of: counts)
     }
 
     /// Every probe made: actions refer to their probe without counting references, so none is
@@ -90,12 +103,7 @@ public final class SchedulerProbe: Sendable {
     /// let action = probe.willSchedule(stack: madeAt)          // per job: no stack walk
     /// ```
     public func willSchedule(repeating: Bool = false, stack: StackID? = nil) -> ScheduledAction {
-        scheduling.add(0, 1)
-        scheduling.add(repeating ? 2 : 1, 1)
-        let resource = recorder.register(repeating ? .timer : .scheduledAction, label: label, stack: stack, test: nil)
-        return ScheduledAction(
-            probe: self, stack: resource.stack, test: resource.test, token: resource.token, isRepeating: repeating,
-            enqueuedAt: rdiag_uptime_nanoseconds(), body: nil)
+        schedule(repeating ? .timer : .scheduledAction, stack: stack, body: ScheduledAction.nothing)
     }
 
     /// A one-shot action that carries `work`: hand its ``ScheduledAction/run()`` to the wrapped
@@ -106,21 +114,46 @@ public final class SchedulerProbe: Sendable {
     /// queue.async(execute: action.run)
     /// ```
     public func willSchedule(running work: @escaping () -> Void) -> ScheduledAction {
-        scheduling.add(0, 1)
-        scheduling.add(1, 1)
-        let resource = recorder.register(.scheduledAction, label: label, stack: nil, test: nil)
-        return ScheduledAction.make(
-            probe: self, stack: resource.stack, test: resource.test, token: resource.token,
-            enqueuedAt: rdiag_uptime_nanoseconds(), body: work)
+        schedule(.scheduledAction, stack: nil, body: work)
+    }
+
+    /// Fills an action of this thread's lane (or a new one): with an engine, counted by its
+    /// ledger and found in the lane by checkpoints; with another recorder, registered with it.
+    @inline(__always)
+    private func schedule(_ kind: ResourceKind, stack: StackID?, body: @escaping () -> Void) -> ScheduledAction {
+        counts.noteScheduled(kind)
+        if let engine {
+            return engine._withUnsafeGuaranteedRef { engine in
+                let filling = ScheduledAction.Filling(
+                    probe: self, kind: kind, stack: stack ?? engine.captureAllocationStack(), test: engine.currentTest(),
+                    token: .none, ledger: ledgerID, epoch: engine.ledger.epochNow, enqueuedAt: rdiag_ticks())
+                return ActionLane.take(filling, body: body)
+            }
+        }
+        let resource = recorder.register(kind, label: label, stack: stack, test: nil)
+        let filling = ScheduledAction.Filling(
+            probe: self, kind: kind, stack: resource.stack, test: resource.test, token: resource.token, ledger: 0,
+            epoch: 0, enqueuedAt: rdiag_ticks())
+        return ActionLane.take(filling, body: body)
+    }
+
+    /// Unregisters an ended action from a recorder that is not an engine (an engine's ledger
+    /// counts actions through ``counts``). `token` is read before the action ended: its thread
+    /// may fill it again from then on.
+    @inline(__always)
+    private func unregister(_ token: ResourceToken) {
+        if engine == nil {
+            recorder.unregister(token)
+        }
     }
 
     /// The action is starting on the current thread. Records latency and the thread, and
     /// checks the expectation. Pass the result to ``didRun(_:_:)``.
     public func willRun(_ action: ScheduledAction) -> ActionRun {
-        let now = rdiag_uptime_nanoseconds()
+        let now = rdiag_ticks()
         let reference = action.claimRun(at: now)
-        latency.record(nanoseconds: now &- reference)
-        running.add(0, 1)
+        latency.record(nanoseconds: rdiag_ticks_to_nanoseconds(now &- reference))
+        counts.noteRunning()
         var onMain: Bool?  // asked at most once: the main-queue check is a queue lookup
         noteThread(onMain: &onMain)
         var trap = PendingTrap()
@@ -147,7 +180,7 @@ public final class SchedulerProbe: Sendable {
     @inline(never)
     private func reportWrongThread(_ action: ScheduledAction, _ trap: inout PendingTrap) {
         guard let expectation else { return }
-        running.add(3, 1)
+        counts.noteViolation()
         trap.note(recorder.report(FindingDraft(
             kind: .wrongThread,
             message: "scheduler '\(label.name)' ran an action off the \(expectation); it was scheduled from the allocation stack shown",
@@ -160,13 +193,15 @@ public final class SchedulerProbe: Sendable {
         if action.test.isKnown {
             TestIdentity.leaveThreadTest(run.previousTest)
         }
-        let now = rdiag_uptime_nanoseconds()
-        // The clock is re-anchored every millisecond and may step back a fraction of a microsecond.
-        let elapsed = now > run.startedAt ? now - run.startedAt : 0
-        duration.record(nanoseconds: elapsed)
+        let now = rdiag_ticks()
+        // Where ticks are nanoseconds of the uptime clock, it is re-anchored every millisecond
+        // and may step back a fraction of a microsecond.
+        let ticks = now > run.startedAt ? now - run.startedAt : 0
+        duration.record(nanoseconds: rdiag_ticks_to_nanoseconds(ticks))
         var trap = PendingTrap()
-        if elapsed > longThresholdNanos {
-            running.add(2, 1)
+        if ticks > longThresholdTicks {
+            let elapsed = rdiag_ticks_to_nanoseconds(ticks)
+            counts.noteLong()
             trap.note(recorder.report(FindingDraft(
                 kind: .longAction,
                 message: "scheduler '\(label.name)' ran an action for \(Self.milliseconds(elapsed)) ms, longer than the \(Self.milliseconds(longThresholdNanos)) ms threshold: it blocked the queue",
@@ -174,19 +209,23 @@ public final class SchedulerProbe: Sendable {
                 allocationStack: action.stack,
                 details: ["durationNanos": "\(elapsed)", "thresholdNanos": "\(longThresholdNanos)"])))
         }
-        if !action.isRepeating, action.finish() {
-            running.add(4, 1)
-            recorder.unregister(action.token)
+        if !action.isRepeating {
+            let token = engine == nil ? action.token : .none
+            if action.finish() {
+                counts.noteRanToEnd()
+                unregister(token)
+            }
         }
         trap.fire(recorder)
     }
 
     /// The action (or repeating action) was cancelled.
     public func didCancel(_ action: ScheduledAction) {
+        let kind = action.kind
+        let token = engine == nil ? action.token : .none
         guard action.finish() else { return }
-        running.add(1, 1)
-        running.add(action.isRepeating ? 5 : 4, 1)
-        recorder.unregister(action.token)
+        counts.noteCancelled(kind)
+        unregister(token)
     }
 
     private func noteThread(onMain: inout Bool?) {
@@ -218,9 +257,9 @@ public final class SchedulerProbe: Sendable {
             merged[name, default: ThreadCount(thread: name, isMainQueue: isMainQueue, count: 0)].count += runs
         }
         return SchedulerSummary(
-            label: label.name, scheduled: scheduling.load(0), executed: running.load(0), cancelled: running.load(1),
-            pending: max(scheduling.load(1) - running.load(4), 0), activeRepeating: max(scheduling.load(2) - running.load(5), 0),
-            longActions: running.load(2), threadViolations: running.load(3), expectation: expectation?.description,
+            label: label.name, scheduled: counts.scheduled, executed: counts.executed, cancelled: counts.cancelled,
+            pending: counts.pending, activeRepeating: counts.activeRepeating,
+            longActions: counts.longActions, threadViolations: counts.threadViolations, expectation: expectation?.description,
             latency: latency.summary(), duration: duration.summary(),
             threads: merged.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.thread < $1.thread })
     }

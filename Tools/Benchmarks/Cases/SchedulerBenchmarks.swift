@@ -23,6 +23,28 @@ enum SchedulerBenchmarks {
         }
     }
 
+    /// Schedules `count` actions on `scheduler` while `queue` (its base) is suspended, then
+    /// resumes it and waits for the last: ns per action for scheduling alone and for running
+    /// alone, each thread's work without the other's in its way.
+    @inline(never)
+    static func scheduleThenRun<S: Scheduler>(_ count: Int, on scheduler: S, suspending queue: DispatchQueue) -> (schedule: Double, run: Double) {
+        let done = DispatchSemaphore(value: 0)
+        let counter = CombineBenchmarks.Sum()
+        queue.suspend()
+        let start = now()
+        for index in 0..<count {
+            scheduler.schedule {
+                counter.value &+= 1
+                if index == count - 1 { done.signal() }
+            }
+        }
+        let scheduled = now()
+        queue.resume()
+        done.wait()
+        let ran = now()
+        return (Double(scheduled - start) / Double(count), Double(ran - scheduled) / Double(count))
+    }
+
     /// Schedules one action and waits for it to run, `count` times; ns per round trip.
     @inline(never)
     static func roundTrips<S: Scheduler>(_ count: Int, on scheduler: S) -> Double {

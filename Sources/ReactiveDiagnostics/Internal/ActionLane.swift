@@ -1,0 +1,325 @@
+import CReactiveDiagnostics
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The scheduled actions of one thread: what checkpoints read to find the pending ones, and the
+/// thread's pool of actions to fill again.
+///
+/// Only the thread that owns a lane writes it, and scheduling an action writes nothing shared:
+/// no lock, no ledger slot, only the action itself and, for a new action, the end of the lane.
+/// An action stays in its lane once it ended; a later action fills it again if nothing else
+/// refers to it any more (the scheduler released its closure, no caller kept it). A cursor goes
+/// round the lane, one action per take in the steady state:
+///
+/// - an action that ended and that nothing else refers to is filled again in place;
+/// - one that ended but that someone still holds (a cancellable kept after its timer was
+///   cancelled) is let go by the lane, and a new action takes its place;
+/// - one live since before the last lap (a timer, a delayed action, an action stuck on a
+///   suspended queue) is parked, unless the lane is growing: kept out of the ring until it
+///   ended, a new action taking its place;
+/// - one live since the last lap only is passed over; after ``probes`` of them in a row, a new
+///   action is appended (a backlog deeper than the lane, which grows to hold it; a lap that
+///   appends more than an eighth of the lane marks it as growing, and it parks nothing then, so
+///   a deep backlog is kept in the ring to be filled again when it comes back).
+///
+/// So a warm scheduler allocates nothing per action, actions that stay live or held for long
+/// neither slow the cursor down nor make the lane grow, and the lane holds about as many
+/// actions as were pending at once lately: after two laps without appending it gives its last
+/// quarter back.
+///
+/// A checkpoint reads every lane under the lane's lock, which its owner takes only to grow it
+/// (once per doubling), to replace or park an action, or to give back actions it no longer
+/// needs (at most once per lap of the cursor), and reads each action as a seqlock
+/// (``ScheduledAction/record(ledger:)``). A lane outlives its thread: a thread that ends leaves
+/// its lane, pending actions and all, to the next thread that schedules.
+///
+/// ```swift
+/// let action = ActionLane.take(filling, body: work)   // filled again, or new and appended
+/// ```
+final class ActionLane: @unchecked Sendable {
+    // Unchecked: `owned`, `filledInLap`, `cursor` and the counts below them are the owner's
+    // alone (a lane changes owner only through the registry's lock); `listed`, `parked` and
+    // `capacity` change under `lock`, by the owner, and the owner's stores below `count` are
+    // published by `count`'s releasing store.
+    private let lock = LockedValue(())
+    /// The lane's references to its actions, which only the owner reads or writes (so it can
+    /// ask whether one is unique without a copy).
+    @exclusivity(unchecked) private var owned: UnsafeMutablePointer<ScheduledAction>
+    /// The lap of the cursor in which each action was last filled (or made).
+    @exclusivity(unchecked) private var filledInLap: UnsafeMutablePointer<UInt32>
+    /// The same actions for checkpoints, unretained: written when an action is put in a place.
+    @exclusivity(unchecked) private var listed: UnsafeMutablePointer<Unmanaged<ScheduledAction>>
+    /// Actions that stayed live for longer than two laps of the cursor (timers, delayed
+    /// actions), taken out of the ring so that the cursor never meets them again; let go once
+    /// they ended.
+    @exclusivity(unchecked) private var parked: [ScheduledAction] = []
+    @exclusivity(unchecked) private var capacity = ActionLane.minimumCapacity
+    private let count = Atomic<Int>(0)
+    @exclusivity(unchecked) private var cursor = 0
+    /// Laps of the cursor so far.
+    @exclusivity(unchecked) private var lap: UInt32 = 0
+    /// Takes since ended parked actions were last let go.
+    @exclusivity(unchecked) private var takesSinceSweep = 0
+    /// Whether the lane appended more than an eighth of its size during the last lap: it is
+    /// growing to hold a backlog, and parks nothing.
+    @exclusivity(unchecked) private var isGrowing = true
+    @exclusivity(unchecked) private var madeThisLap = 0
+    @exclusivity(unchecked) private var quietLaps = 0
+    /// Its place in the registry: part of the tokens of its actions.
+    let number: Int
+
+    /// Actions a lane keeps however long it goes without needing them.
+    static let minimumCapacity = 256
+    /// How many takes ahead an action is prefetched.
+    static let prefetchDistance = 8
+    /// How many live actions a take passes over before it appends a new one.
+    static let probes = 4
+
+    private init(number: Int) {
+        self.number = number
+        owned = .allocate(capacity: Self.minimumCapacity)
+        filledInLap = .allocate(capacity: Self.minimumCapacity)
+        listed = .allocate(capacity: Self.minimumCapacity)
+    }
+
+    deinit {
+        // Lanes are never released (the registry keeps them).
+        owned.deinitialize(count: count.load(ordering: .relaxed))
+        owned.deallocate()
+        filledInLap.deallocate()
+        listed.deallocate()
+    }
+
+    // MARK: The owner
+
+    /// An action live with `filling`, from the calling thread's lane (see ``ActionLane`` for
+    /// which one).
+    @inline(__always)
+    static func take(_ filling: borrowing ScheduledAction.Filling, body: @escaping () -> Void) -> ScheduledAction {
+        current._withUnsafeGuaranteedRef { lane in
+            lane.takesSinceSweep &+= 1
+            // At most once round a small lane per take.
+            for _ in 0..<min(Self.probes, lane.count.load(ordering: .relaxed)) {
+                guard let index = lane.next() else { break }
+                if lane.owned[index].isFinished {
+                    if isKnownUniquelyReferenced(&lane.owned[index]) {
+                        let action = lane.owned[index]
+                        action.fill(filling, body: body)
+                        lane.filledInLap[index] = lane.lap
+                        return action
+                    }
+                    // Someone still holds it: the lane lets it go.
+                    return lane.replace(at: index, parking: false, with: ScheduledAction(filling, body: body))
+                }
+                if !lane.isGrowing && lane.lap &- lane.filledInLap[index] >= 2 {
+                    // Live since before the last lap, while the lane holds what its thread
+                    // needs: out of the ring.
+                    return lane.replace(at: index, parking: true, with: ScheduledAction(filling, body: body))
+                }
+                // Live since the last lap only, or the lane is growing: a backlog, which the
+                // lane grows to hold.
+            }
+            let action = ScheduledAction(filling, body: body)
+            lane.append(action)
+            return action
+        }
+    }
+
+    /// The index under the cursor, which moves on (round the lane), or `nil` for an empty lane.
+    @inline(__always)
+    private func next() -> Int? {
+        var used = count.load(ordering: .relaxed)
+        if cursor >= used {
+            lapEnded(used)
+            cursor = 0
+            used = count.load(ordering: .relaxed)
+            guard used > 0 else { return nil }
+        }
+        // The action the cursor reaches a few takes from now was last written by the thread
+        // that ran it: ask for its line now, so that filling it then does not wait for it.
+        let ahead = cursor + Self.prefetchDistance
+        if ahead < used {
+            rdiag_prefetch_for_write(listed[ahead].toOpaque())
+        }
+        defer { cursor += 1 }
+        return cursor
+    }
+
+    /// Puts `action` in place `index`, instead of an ended action someone still holds (which
+    /// the lane lets go, so it is never filled again) or of a live one (`parking`: kept, out of
+    /// the ring, until it ended); the lane does not grow.
+    @inline(never)
+    private func replace(at index: Int, parking: Bool, with action: ScheduledAction) -> ScheduledAction {
+        let old = owned[index]
+        owned[index] = action
+        filledInLap[index] = lap
+        // Kept alive until no checkpoint can read it where it was; released after the lock.
+        withExtendedLifetime(old) {
+            lock.withLock { _ in
+                listed[index] = Unmanaged.passUnretained(action)
+                if parking {
+                    parked.append(old)
+                }
+            }
+        }
+        return action
+    }
+
+    private func append(_ action: ScheduledAction) {
+        let used = count.load(ordering: .relaxed)
+        if used == capacity {
+            let bigger = UnsafeMutablePointer<ScheduledAction>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: owned, count: used)
+            owned.deallocate()
+            owned = bigger
+            let laps = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity * 2)
+            laps.moveInitialize(from: filledInLap, count: used)
+            filledInLap.deallocate()
+            filledInLap = laps
+            lock.withLock { _ in
+                let biggerList = UnsafeMutablePointer<Unmanaged<ScheduledAction>>.allocate(capacity: capacity * 2)
+                biggerList.moveInitialize(from: listed, count: used)
+                listed.deallocate()
+                listed = biggerList
+                capacity *= 2
+            }
+        }
+        (owned + used).initialize(to: action)
+        filledInLap[used] = lap
+        (listed + used).initialize(to: Unmanaged.passUnretained(action))
+        count.store(used + 1, ordering: .releasing)
+        madeThisLap += 1
+    }
+
+    /// The cursor went round: parked actions that ended are let go (at most once per as many
+    /// takes as there are parked actions), and after two laps in a row without making an
+    /// action the lane, larger than its thread needs, gives its last quarter back, as far as
+    /// those actions ended and are referenced by nothing else (two laps, and a quarter, so that
+    /// bursts of the same size do not make it shrink and grow in turn).
+    private func lapEnded(_ used: Int) {
+        lap &+= 1
+        if !parked.isEmpty, takesSinceSweep >= parked.count {
+            takesSinceSweep = 0
+            releaseEndedParkedActions()
+        }
+        isGrowing = madeThisLap > used / 8
+        quietLaps = madeThisLap == 0 ? quietLaps + 1 : 0
+        madeThisLap = 0
+        guard quietLaps >= 2, used > Self.minimumCapacity else { return }
+        quietLaps = 0
+        let keep = max(used - used / 4, Self.minimumCapacity)
+        var end = used
+        while end > keep, owned[end - 1].isFinished, isKnownUniquelyReferenced(&owned[end - 1]) {
+            end -= 1
+        }
+        guard end < used else { return }
+        // Unlisted first (no checkpoint reads them from then on), released after the lock.
+        lock.withLock { _ in count.store(end, ordering: .releasing) }
+        (owned + end).deinitialize(count: used - end)
+    }
+
+    private func releaseEndedParkedActions() {
+        var ended: [ScheduledAction] = []
+        lock.withLock { _ in
+            ended = parked.filter(\.isFinished)
+            if !ended.isEmpty {
+                parked.removeAll(where: \.isFinished)
+            }
+        }
+        // Released here, outside the lock.
+        ended.removeAll()
+    }
+
+    /// How many actions the calling thread's lane holds (live and ended alike).
+    static var currentSize: Int {
+        current._withUnsafeGuaranteedRef { $0.count.load(ordering: .relaxed) }
+    }
+
+    // MARK: Checkpoints
+
+    /// Appends to `result` every live action of every lane that the ledger numbered `ledger`
+    /// counts and that `include` accepts (evaluated under the lane's lock: keep it pure).
+    static func collectLive(
+        ledger: UInt32, where include: (ResourceLedger.Slot) -> Bool, into result: inout [LiveResource]
+    ) {
+        for lane in registry.withLock({ $0.all }) {
+            lane.lock.withLock { _ in
+                func collect(_ action: Unmanaged<ScheduledAction>, index: Int) {
+                    guard let (slot, generation) = action._withUnsafeGuaranteedRef({ $0.record(ledger: ledger) }),
+                          include(slot) else { return }
+                    result.append(LiveResource(
+                        token: ResourceLedger.laneToken(lane: lane.number, index: index, generation: generation),
+                        kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
+                        stack: StackID(rawValue: slot.stack), test: TestIdentity(rawValue: slot.test), epoch: slot.epoch))
+                }
+                let used = lane.count.load(ordering: .acquiring)
+                for index in 0..<used {
+                    collect(lane.listed[index], index: index)
+                }
+                // Parked actions are numbered after the ring's places.
+                for (offset, action) in lane.parked.enumerated() {
+                    collect(Unmanaged.passUnretained(action), index: lane.capacity + offset)
+                }
+            }
+        }
+    }
+
+    // MARK: Threads
+
+    private struct Registry {
+        var all: [ActionLane] = []
+        /// Lanes whose threads ended, for the next threads that schedule.
+        var idle: [ActionLane] = []
+    }
+
+    private static let registry = LockedValue(Registry())
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            let raw = pointer
+            #else
+            guard let raw = pointer else { return }
+            #endif
+            rdiag_action_lane_set(nil)
+            let lane = Unmanaged<ActionLane>.fromOpaque(raw).takeUnretainedValue()
+            ActionLane.registry.withLock { $0.idle.append(lane) }
+        }
+        precondition(status == 0, "ReactiveDiagnostics: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    /// The calling thread's lane (lanes are never released).
+    static var current: Unmanaged<ActionLane> {
+        @inline(__always) get {
+            if let raw = rdiag_action_lane_get() {
+                return Unmanaged<ActionLane>.fromOpaque(raw)
+            }
+            return adopt()
+        }
+    }
+
+    @inline(never)
+    private static func adopt() -> Unmanaged<ActionLane> {
+        let key = key
+        let lane = registry.withLock { registry -> ActionLane in
+            if let idle = registry.idle.popLast() {
+                return idle
+            }
+            let lane = ActionLane(number: registry.all.count)
+            registry.all.append(lane)
+            return lane
+        }
+        let unmanaged = Unmanaged.passUnretained(lane)
+        pthread_setspecific(key, unmanaged.toOpaque())
+        rdiag_action_lane_set(unmanaged.toOpaque())
+        return unmanaged
+    }
+}

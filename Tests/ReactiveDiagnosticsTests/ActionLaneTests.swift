@@ -1,0 +1,199 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import ReactiveDiagnostics
+
+/// Scheduled actions kept in the lanes of the threads that schedule them: checkpoints find the
+/// pending ones there, the ledger's counts include them, and an action is filled again only
+/// once it ended and nothing else refers to it.
+@Suite("Action lanes")
+struct ActionLaneTests {
+    @Test func aWarmSchedulerFillsItsActionsAgain() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "warm")
+        let made = LockedValue(0)
+        let done = DispatchSemaphore(value: 0)
+        // On a thread of its own, whose lane may be one an ended thread left (with other tests'
+        // actions in it).
+        Thread {
+            var seen = Set<ObjectIdentifier>()
+            for round in 0..<2_000 {
+                let action = probe.willSchedule(running: {})
+                if round >= 1_000 { seen.insert(ObjectIdentifier(action)) }  // once warm
+                action.run()
+            }
+            made.withLock { $0 = seen.count }
+            done.signal()
+        }.start()
+        done.wait()
+        // Each action ran and was let go before the next was scheduled: once warm, the lane
+        // fills the same few again and again.
+        let count = made.withLock { $0 }
+        #expect(count <= 8, "\(count) actions made for the last 1,000 of 2,000 scheduled one after another")
+        #expect(probe.summary().executed == 2_000 && probe.summary().pending == 0)
+        #expect(engine.ledger.liveCount(of: .scheduledAction) == 0)
+    }
+
+    @Test func anActionSomeoneKeepsIsNeverFilledAgain() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "kept")
+        let test = TestIdentity(name: "ActionLaneTests.anActionSomeoneKeepsIsNeverFilledAgain")
+        let kept = TestIdentity.$current.withValue(test) { probe.willSchedule(running: {}) }
+        kept.run()  // ended, but still referred to here
+        for _ in 0..<1_000 {
+            let action = probe.willSchedule(running: {})
+            #expect(action !== kept)
+            action.run()
+        }
+        #expect(kept.isFinished && kept.test == test, "the kept action was not filled with another's work")
+    }
+
+    @Test func pendingActionsAreFoundAndAttributedToTheirTest() {
+        let engine = makeEngine()
+        let probe = engine.makeSchedulerProbe(label: "pending")
+        let test = TestIdentity(name: "ActionLaneTests.pendingActionsAreFoundAndAttributedToTheirTest")
+        let pending = TestIdentity.$current.withValue(test) { (0..<3).map { _ in probe.willSchedule(running: {}) } }
+        let live = engine.ledger.liveResources(test: test)
+        #expect(live.count == 3 && live.allSatisfy { $0.kind == .scheduledAction && $0.label.name == "pending" })
+        for resource in live {
+            expectStack(engine, resource.stack, startsIn: "pendingActionsAreFoundAndAttributedToTheirTest")
+        }
+        #expect(Set(live.map(\.token)).count == 3, "each listed with a token of its own")
+        pending[0].run()
+        probe.didCancel(pending[1])
+        #expect(engine.ledger.liveResources(test: test).count == 1)
+        pending[2].run()
+        #expect(engine.ledger.liveResources(test: test).isEmpty)
+    }
+
+    @Test func actionsOfAThreadThatEndedAreStillFound() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "orphaned")
+        let test = TestIdentity(name: "ActionLaneTests.actionsOfAThreadThatEndedAreStillFound")
+        let made = LockedValue([ScheduledAction]())
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            TestIdentity.$current.withValue(test) {
+                made.withLock { $0 = (0..<5).map { _ in probe.willSchedule(running: {}) } }
+            }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        // The thread may still be ending: its lane is handed to the registry as it does.
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(engine.ledger.liveResources(test: test).count == 5)
+        for action in made.withLock({ $0 }) { action.run() }
+        #expect(engine.ledger.liveResources(test: test).isEmpty)
+    }
+
+    @Test func actionsOfAnotherEngineAreNotListed() {
+        let first = makeEngine { $0.capturesAllocationStacks = false }
+        let second = makeEngine { $0.capturesAllocationStacks = false }
+        let action = first.makeSchedulerProbe(label: "first").willSchedule(running: {})
+        _ = second.makeSchedulerProbe(label: "second")
+        #expect(first.ledger.liveResources().map(\.label.name) == ["first"])
+        #expect(second.ledger.liveResources().isEmpty)
+        #expect(second.ledger.liveCount(of: .scheduledAction) == 0)
+        action.run()
+        #expect(first.ledger.liveResources().isEmpty)
+    }
+
+    @Test func theLedgerCountsActionsInLanes() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "counted")
+        let five = (0..<5).map { _ in probe.willSchedule(running: {}) }
+        let timer = probe.willSchedule(repeating: true)
+        #expect(engine.ledger.liveCount(of: .scheduledAction) == 5 && engine.ledger.liveCount(of: .timer) == 1)
+        for action in five.prefix(3) { action.run() }
+        #expect(engine.ledger.liveCount(of: .scheduledAction) == 2)
+        let two = (0..<2).map { _ in probe.willSchedule(running: {}) }
+        #expect(engine.ledger.liveCount(of: .scheduledAction) == 4)
+        #expect(engine.ledger.registeredCount(of: .scheduledAction) == 7)
+        #expect(engine.ledger.peakCount(of: .scheduledAction) == 5, "the most pending at once")
+        probe.didCancel(timer)
+        for action in five.suffix(2) + two { action.run() }
+        #expect(engine.ledger.liveCount == 0)
+        let statistics = engine.ledger.statistics()
+        #expect(statistics.kinds.first { $0.kind == .scheduledAction }?.registered == 7)
+        #expect(statistics.kinds.first { $0.kind == .timer }.map { ($0.registered, $0.peak, $0.live) } ?? (0, 0, 0) == (1, 1, 0))
+    }
+
+    @Test func aLaneGivesBackWhatABurstLeftIt() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "burst")
+        let done = DispatchSemaphore(value: 0)
+        let sizes = LockedValue((burst: 0, after: 0))
+        // On a thread of its own, so that no other test's actions are in its lane.
+        Thread {
+            let burst = (0..<8_192).map { _ in probe.willSchedule(running: {}) }
+            for action in burst { action.run() }
+            let afterBurst = ActionLane.currentSize
+            for _ in 0..<200_000 { probe.willSchedule(running: {}).run() }
+            sizes.withLock { $0 = (afterBurst, ActionLane.currentSize) }
+            done.signal()
+        }.start()
+        done.wait()
+        let (burst, after) = sizes.withLock { $0 }
+        // The lane grew to hold the burst (a lane an ended thread left may have had places to
+        // fill already).
+        #expect(burst >= 6_144)
+        #expect(after <= ActionLane.minimumCapacity * 2, "the lane kept \(after) of the \(burst) actions its burst needed")
+        #expect(engine.ledger.liveCount == 0)
+    }
+
+    @Test func actionsHeldOrPendingForLongDoNotMakeTheLaneGrow() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "mixed")
+        let done = DispatchSemaphore(value: 0)
+        let sizes = LockedValue((before: 0, after: 0))
+        Thread {
+            let timers = (0..<10).map { _ in probe.willSchedule(repeating: true) }
+            let delayed = (0..<10).map { _ in probe.willSchedule(running: {}) }
+            let held = (0..<100).map { _ in probe.willSchedule(running: {}) }
+            for action in held { action.run() }  // ended, but this thread still refers to them
+            let before = ActionLane.currentSize
+            for _ in 0..<100_000 { probe.willSchedule(running: {}).run() }
+            sizes.withLock { $0 = (before, ActionLane.currentSize) }
+            #expect(held.allSatisfy { $0.isFinished }, "no held action was filled again")
+            for timer in timers { probe.didCancel(timer) }
+            for action in delayed { action.run() }
+            done.signal()
+        }.start()
+        done.wait()
+        let (before, after) = sizes.withLock { $0 }
+        #expect(after <= max(before, ActionLane.minimumCapacity) + ActionLane.probes, "\(before) → \(after)")
+        #expect(engine.ledger.liveCount == 0)
+    }
+
+    @Test func checkpointsReadLanesWhileThreadsFillThem() async {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "busy")
+        let stop = Atomic<Bool>(false)
+        let scheduled = Atomic<Int>(0)
+        let queue = DispatchQueue(label: "action-lane-tests.busy")
+        let seconds = min(Double(ProcessInfo.processInfo.environment["REACTIVE_DIAGNOSTICS_STRESS_SECONDS"] ?? "") ?? 0.5, 0.5)
+        await onThreads(3) { index in
+            if index == 0 {
+                let deadline = Date().addingTimeInterval(seconds)
+                while Date() < deadline {
+                    for resource in engine.ledger.liveResources() {
+                        #expect(resource.kind == .scheduledAction && resource.label.name == "busy")
+                    }
+                }
+                stop.store(true, ordering: .releasing)
+            } else {
+                while !stop.load(ordering: .acquiring) {
+                    let action = probe.willSchedule(running: {})
+                    queue.async(execute: action.run)
+                    scheduled.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        queue.sync {}
+        #expect(scheduled.load(ordering: .relaxed) > 0)
+        #expect(engine.ledger.liveResources().isEmpty && engine.ledger.liveCount == 0)
+        #expect(probe.summary().executed == scheduled.load(ordering: .relaxed))
+    }
+}
