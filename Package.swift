@@ -259,6 +259,7 @@ let package = Package(
             name: "ReactiveDiagToolTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "ReactiveDiagnosticsSymbolication", "reactive-diag",
+                "_ReactiveDiagnosticsBenchmarkHarness",
             ],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")],

@@ -23,7 +23,7 @@ struct BenchmarkCommandLineTests {
     func help() async throws {
         let help = try await run(["--help"])
         #expect(help.code == 0)
-        for option in ["--quick", "--repetitions", "--json", "--only", "--strict", "--profile"] {
+        for option in ["--quick", "--repetitions", "--max-repetitions", "--json", "--only", "--strict", "--profile"] {
             #expect(help.stdout.contains(option), "\(option) is described")
         }
         #expect(!help.stderr.contains("running"), "no suite ran")
@@ -41,7 +41,9 @@ struct BenchmarkCommandLineTests {
         #expect(profile.code == 64 && profile.stderr.contains("unknown --profile case 'everything'"))
         let zero = try await run(["--repetitions", "0"])
         #expect(zero.code == 64 && zero.stderr.contains("--repetitions must be at least 1, not 0"))
-        for refused in [misspelt, suite, profile, zero] {
+        let negative = try await run(["--max-repetitions=-1"])
+        #expect(negative.code == 64 && negative.stderr.contains("--max-repetitions must not be negative, not -1"))
+        for refused in [misspelt, suite, profile, zero, negative] {
             #expect(!refused.stderr.contains("running "), "nothing ran: \(refused.stderr)")
         }
     }

@@ -114,6 +114,20 @@ struct SchedulerProbeTests {
         #expect(latency + 20_000_000 <= ran - scheduled)
     }
 
+    @Test func aBusySchedulersLatencyIsSampledItsRunsAllTimed() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "busy")
+        for _ in 0..<300 { probe.willSchedule(running: {}).run() }
+        let sampled = (257...300).filter { $0 % SchedulerProbe.latencySampling == 0 }.count
+        #expect(probe.summary().latency.count == SchedulerProbe.latencyEveryActionUpTo + sampled)
+        #expect(probe.summary().duration.count == 300 && probe.summary().executed == 300)
+        // An action with a due time is always measured, from it.
+        let delayed = probe.willSchedule(running: {})
+        delayed.expectRun(atUptimeNanoseconds: DispatchTime.now().uptimeNanoseconds)
+        delayed.run()
+        #expect(probe.summary().latency.count == SchedulerProbe.latencyEveryActionUpTo + sampled + 1)
+    }
+
     @Test func histogramBucketsAndPercentiles() {
         let histogram = LatencyHistogram()
         for value in 1...1_000 { histogram.record(nanoseconds: UInt64(value) * 1_000) }

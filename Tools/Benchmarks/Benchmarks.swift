@@ -38,6 +38,11 @@ struct Benchmarks: ParsableCommand {
     @Option(help: "Repetitions of each measurement (default 7, 3 with --quick).")
     var repetitions: Int?
 
+    @Option(help: ArgumentHelp(
+        "Repetitions a ratio with a target may take while its median is not known to within 3% (default 3 × --repetitions; 0 or --quick: never more than --repetitions).",
+        valueName: "n"))
+    var maxRepetitions: Int?
+
     @Option(help: ArgumentHelp("Where the JSON results go.", valueName: "file"))
     var json = ".build/benchmarks/results.json"
 
@@ -60,6 +65,9 @@ struct Benchmarks: ParsableCommand {
         if let repetitions, repetitions < 1 {
             throw ValidationError("--repetitions must be at least 1, not \(repetitions)")
         }
+        if let maxRepetitions, maxRepetitions < 0 {
+            throw ValidationError("--max-repetitions must not be negative, not \(maxRepetitions)")
+        }
         if let operations, operations < 0 {
             throw ValidationError("--operations must not be negative, not \(operations)")
         }
@@ -76,7 +84,9 @@ struct Benchmarks: ParsableCommand {
             Profiling.run(profile, operations: operations)
             return
         }
-        let context = BenchmarkContext(quick: quick, repetitions: repetitions ?? (quick ? 3 : 7))
+        let repetitions = repetitions ?? (quick ? 3 : 7)
+        let maximum = quick ? repetitions : maxRepetitions.map { $0 == 0 ? repetitions : $0 } ?? 3 * repetitions
+        let context = BenchmarkContext(quick: quick, repetitions: repetitions, maximumRepetitions: maximum)
         let results = try BenchmarkRunner.run(Self.suites, context: context, only: only, json: json)
         let missed = results.filter { $0.met == false }
         if !missed.isEmpty && strict {

@@ -20,13 +20,12 @@ import Darwin
 /// - an action that ended and that nothing else refers to is filled again in place;
 /// - one that ended but that someone still holds (a cancellable kept after its timer was
 ///   cancelled) is let go by the lane, and a new action takes its place;
-/// - one live since before the last lap (a timer, a delayed action, an action stuck on a
-///   suspended queue) is parked, unless the lane is growing: kept out of the ring until it
-///   ended, a new action taking its place;
-/// - one live since the last lap only is passed over; after ``probes`` of them in a row, a new
-///   action is appended (a backlog deeper than the lane, which grows to hold it; a lap that
-///   appends more than an eighth of the lane marks it as growing, and it parks nothing then, so
-///   a deep backlog is kept in the ring to be filled again when it comes back).
+/// - one still live while actions scheduled after it have ended (a timer, a delayed action,
+///   an action stuck on a suspended queue) is parked: kept out of the ring until it ended, a
+///   new action taking its place;
+/// - one live with nothing newer ended is a backlog waiting its turn and is passed over; after
+///   ``probes`` of them in a row, a new action is appended (the lane grows to hold the backlog,
+///   so that it is filled again when it comes back).
 ///
 /// So a warm scheduler allocates nothing per action, actions that stay live or held for long
 /// neither slow the cursor down nor make the lane grow, and the lane holds about as many
@@ -43,7 +42,7 @@ import Darwin
 /// let action = ActionLane.take(filling, body: work)   // filled again, or new and appended
 /// ```
 final class ActionLane: @unchecked Sendable {
-    // Unchecked: `owned`, `filledInLap`, `cursor` and the counts below them are the owner's
+    // Unchecked: `owned`, `filledAt`, `cursor` and the counts below them are the owner's
     // alone (a lane changes owner only through the registry's lock); `listed`, `parked` and
     // `capacity` change under `lock`, by the owner, and the owner's stores below `count` are
     // published by `count`'s releasing store.
@@ -51,25 +50,27 @@ final class ActionLane: @unchecked Sendable {
     /// The lane's references to its actions, which only the owner reads or writes (so it can
     /// ask whether one is unique without a copy).
     @exclusivity(unchecked) private var owned: UnsafeMutablePointer<ScheduledAction>
-    /// The lap of the cursor in which each action was last filled (or made).
-    @exclusivity(unchecked) private var filledInLap: UnsafeMutablePointer<UInt32>
+    /// The take in which each action was last filled (or made): see ``takes``.
+    @exclusivity(unchecked) private var filledAt: UnsafeMutablePointer<UInt64>
     /// The same actions for checkpoints, unretained: written when an action is put in a place.
     @exclusivity(unchecked) private var listed: UnsafeMutablePointer<Unmanaged<ScheduledAction>>
-    /// Actions that stayed live for longer than two laps of the cursor (timers, delayed
-    /// actions), taken out of the ring so that the cursor never meets them again; let go once
-    /// they ended.
+    /// Actions still live after actions scheduled after them ended (timers, delayed actions,
+    /// actions stuck on a suspended queue), taken out of the ring so that the cursor never
+    /// meets them again; let go once they ended.
     @exclusivity(unchecked) private var parked: [ScheduledAction] = []
     @exclusivity(unchecked) private var capacity = ActionLane.minimumCapacity
     private let count = Atomic<Int>(0)
     @exclusivity(unchecked) private var cursor = 0
-    /// Laps of the cursor so far.
-    @exclusivity(unchecked) private var lap: UInt32 = 0
+    /// Takes from this lane so far.
+    @exclusivity(unchecked) private var takes: UInt64 = 0
+    /// The newest action (by ``filledAt``) the cursor found ended: live actions older than it
+    /// by more than ``outOfOrder`` are not a backlog draining in order.
+    @exclusivity(unchecked) private var newestEnded: UInt64 = 0
     /// Takes since ended parked actions were last let go.
     @exclusivity(unchecked) private var takesSinceSweep = 0
-    /// Whether the lane appended more than an eighth of its size during the last lap: it is
-    /// growing to hold a backlog, and parks nothing.
-    @exclusivity(unchecked) private var isGrowing = true
     @exclusivity(unchecked) private var madeThisLap = 0
+    /// Actions this lane made (appended, or put in the place of one it let go or parked).
+    @exclusivity(unchecked) private var made = 0
     @exclusivity(unchecked) private var quietLaps = 0
     /// Its place in the registry: part of the tokens of its actions.
     let number: Int
@@ -80,11 +81,14 @@ final class ActionLane: @unchecked Sendable {
     static let prefetchDistance = 8
     /// How many live actions a take passes over before it appends a new one.
     static let probes = 4
+    /// How much older (in takes) than an ended action a live one may be and still count as a
+    /// backlog: queues that run several actions at once end them a little out of order.
+    static let outOfOrder: UInt64 = 256
 
     private init(number: Int) {
         self.number = number
         owned = .allocate(capacity: Self.minimumCapacity)
-        filledInLap = .allocate(capacity: Self.minimumCapacity)
+        filledAt = .allocate(capacity: Self.minimumCapacity)
         listed = .allocate(capacity: Self.minimumCapacity)
     }
 
@@ -92,7 +96,7 @@ final class ActionLane: @unchecked Sendable {
         // Lanes are never released (the registry keeps them).
         owned.deinitialize(count: count.load(ordering: .relaxed))
         owned.deallocate()
-        filledInLap.deallocate()
+        filledAt.deallocate()
         listed.deallocate()
     }
 
@@ -103,27 +107,28 @@ final class ActionLane: @unchecked Sendable {
     @inline(__always)
     static func take(_ filling: borrowing ScheduledAction.Filling, body: @escaping () -> Void) -> ScheduledAction {
         current._withUnsafeGuaranteedRef { lane in
+            lane.takes &+= 1
             lane.takesSinceSweep &+= 1
             // At most once round a small lane per take.
             for _ in 0..<min(Self.probes, lane.count.load(ordering: .relaxed)) {
                 guard let index = lane.next() else { break }
                 if lane.owned[index].isFinished {
+                    lane.newestEnded = max(lane.newestEnded, lane.filledAt[index])
                     if isKnownUniquelyReferenced(&lane.owned[index]) {
                         let action = lane.owned[index]
                         action.fill(filling, body: body)
-                        lane.filledInLap[index] = lane.lap
+                        lane.filledAt[index] = lane.takes
                         return action
                     }
                     // Someone still holds it: the lane lets it go.
                     return lane.replace(at: index, parking: false, with: ScheduledAction(filling, body: body))
                 }
-                if !lane.isGrowing && lane.lap &- lane.filledInLap[index] >= 2 {
-                    // Live since before the last lap, while the lane holds what its thread
-                    // needs: out of the ring.
+                if lane.filledAt[index] &+ Self.outOfOrder < lane.newestEnded {
+                    // Live while actions scheduled after it ended: not waiting its turn in a
+                    // queue, so out of the ring.
                     return lane.replace(at: index, parking: true, with: ScheduledAction(filling, body: body))
                 }
-                // Live since the last lap only, or the lane is growing: a backlog, which the
-                // lane grows to hold.
+                // Live, with nothing newer ended: a backlog, which the lane grows to hold.
             }
             let action = ScheduledAction(filling, body: body)
             lane.append(action)
@@ -158,7 +163,8 @@ final class ActionLane: @unchecked Sendable {
     private func replace(at index: Int, parking: Bool, with action: ScheduledAction) -> ScheduledAction {
         let old = owned[index]
         owned[index] = action
-        filledInLap[index] = lap
+        made += 1
+        filledAt[index] = takes
         // Kept alive until no checkpoint can read it where it was; released after the lock.
         withExtendedLifetime(old) {
             lock.withLock { _ in
@@ -178,10 +184,10 @@ final class ActionLane: @unchecked Sendable {
             bigger.moveInitialize(from: owned, count: used)
             owned.deallocate()
             owned = bigger
-            let laps = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity * 2)
-            laps.moveInitialize(from: filledInLap, count: used)
-            filledInLap.deallocate()
-            filledInLap = laps
+            let takesWhenFilled = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity * 2)
+            takesWhenFilled.moveInitialize(from: filledAt, count: used)
+            filledAt.deallocate()
+            filledAt = takesWhenFilled
             lock.withLock { _ in
                 let biggerList = UnsafeMutablePointer<Unmanaged<ScheduledAction>>.allocate(capacity: capacity * 2)
                 biggerList.moveInitialize(from: listed, count: used)
@@ -191,10 +197,11 @@ final class ActionLane: @unchecked Sendable {
             }
         }
         (owned + used).initialize(to: action)
-        filledInLap[used] = lap
+        filledAt[used] = takes
         (listed + used).initialize(to: Unmanaged.passUnretained(action))
         count.store(used + 1, ordering: .releasing)
         madeThisLap += 1
+        made += 1
     }
 
     /// The cursor went round: parked actions that ended are let go (at most once per as many
@@ -203,12 +210,10 @@ final class ActionLane: @unchecked Sendable {
     /// those actions ended and are referenced by nothing else (two laps, and a quarter, so that
     /// bursts of the same size do not make it shrink and grow in turn).
     private func lapEnded(_ used: Int) {
-        lap &+= 1
         if !parked.isEmpty, takesSinceSweep >= parked.count {
             takesSinceSweep = 0
             releaseEndedParkedActions()
         }
-        isGrowing = madeThisLap > used / 8
         quietLaps = madeThisLap == 0 ? quietLaps + 1 : 0
         madeThisLap = 0
         guard quietLaps >= 2, used > Self.minimumCapacity else { return }
@@ -239,6 +244,11 @@ final class ActionLane: @unchecked Sendable {
     /// How many actions the calling thread's lane holds (live and ended alike).
     static var currentSize: Int {
         current._withUnsafeGuaranteedRef { $0.count.load(ordering: .relaxed) }
+    }
+
+    /// How many actions the calling thread's lane has made so far (allocations).
+    static var currentMade: Int {
+        current._withUnsafeGuaranteedRef { $0.made }
     }
 
     // MARK: Checkpoints

@@ -96,7 +96,7 @@ public final class ScheduledAction: @unchecked Sendable {
         var token: ResourceToken
         var ledger: UInt32
         var epoch: UInt32
-        /// When it was scheduled, in ticks of `rdiag_ticks`.
+        /// When it was scheduled, in ticks of `rdiag_ticks`; 0 when its latency is not measured.
         var enqueuedAt: UInt64
     }
 
@@ -146,7 +146,8 @@ public final class ScheduledAction: @unchecked Sendable {
     }
 
     /// Returns the reference time for this run's latency, in ticks of `rdiag_ticks`: when it
-    /// was scheduled, or when it was due.
+    /// was scheduled, or when it was due; 0 when its latency is not measured (see
+    /// ``SchedulerProbe/timesLatency(ofAction:)``).
     func claimRun(at now: UInt64) -> UInt64 {
         let due = reference.load(ordering: .relaxed)
         return min(due, now)

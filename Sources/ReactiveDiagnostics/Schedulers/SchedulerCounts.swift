@@ -42,17 +42,21 @@ final class SchedulerCounts: Sendable {
     /// lower than the true one, so the figure is never below the true peak; it is read afresh
     /// only when it would raise the peak, so a thread that schedules into a standing backlog
     /// reads nothing the running threads write.
+    ///
+    /// - Returns: How many actions of this kind the probe has scheduled, this one included.
     @inline(__always)
-    func noteScheduled(_ kind: ResourceKind) {
+    @discardableResult
+    func noteScheduled(_ kind: ResourceKind) -> Int {
         let side = Self.side(kind)
         let scheduled = scheduling.add(side, 1)
         let peak = scheduling.load(2 + side)
-        guard scheduled - scheduling.load(4 + side) > peak else { return }
+        guard scheduled - scheduling.load(4 + side) > peak else { return scheduled }
         let ended = endedCount(side)
         scheduling.store(4 + side, ended)
         if scheduled - ended > peak {
             scheduling.raise(2 + side, to: scheduled - ended)
         }
+        return scheduled
     }
 
     /// Counts a run starting.

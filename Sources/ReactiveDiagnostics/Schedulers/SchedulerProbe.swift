@@ -45,9 +45,12 @@ public final class SchedulerProbe: Sendable {
     private let duration = LatencyHistogram()
     /// Runs per thread: one counter per thread number (see `rdiag_thread_shard`), so counting a
     /// run is one relaxed atomic add; a thread's name is read once, when it is first seen.
-    private let threadRuns = AtomicCounters(count: SchedulerProbe.threadSlots)
+    private let threadRuns = AtomicCounters(count: SchedulerProbe.threadSlots * SchedulerProbe.threadSlotStride, isolated: true)
     private let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
     static let threadSlots = 64
+    /// Counters between two threads' slots: a cache line each, so that threads running a
+    /// concurrent queue's actions at once do not write the same line.
+    static let threadSlotStride = 8
     private let longThresholdNanos: UInt64
     /// The same in ticks of `rdiag_ticks`, what runs are timed in.
     private let longThresholdTicks: UInt64
@@ -121,21 +124,36 @@ public final class SchedulerProbe: Sendable {
     /// ledger and found in the lane by checkpoints; with another recorder, registered with it.
     @inline(__always)
     private func schedule(_ kind: ResourceKind, stack: StackID?, body: @escaping () -> Void) -> ScheduledAction {
-        counts.noteScheduled(kind)
+        let enqueuedAt = Self.timesLatency(ofAction: counts.noteScheduled(kind)) ? rdiag_ticks() : 0
         if let engine {
             return engine._withUnsafeGuaranteedRef { engine in
                 let filling = ScheduledAction.Filling(
                     probe: self, kind: kind, stack: stack ?? engine.captureAllocationStack(), test: engine.currentTest(),
-                    token: .none, ledger: ledgerID, epoch: engine.ledger.epochNow, enqueuedAt: rdiag_ticks())
+                    token: .none, ledger: ledgerID, epoch: engine.ledger.epochNow, enqueuedAt: enqueuedAt)
                 return ActionLane.take(filling, body: body)
             }
         }
         let resource = recorder.register(kind, label: label, stack: stack, test: nil)
         let filling = ScheduledAction.Filling(
             probe: self, kind: kind, stack: resource.stack, test: resource.test, token: resource.token, ledger: 0,
-            epoch: 0, enqueuedAt: rdiag_ticks())
+            epoch: 0, enqueuedAt: enqueuedAt)
         return ActionLane.take(filling, body: body)
     }
+
+    /// Whether the `number`th action a probe schedules (from 1) has its latency measured: every
+    /// one of the first ``latencyEveryActionUpTo``, then one in ``latencySampling``. The
+    /// scheduling thread then reads the clock for one action in eight, while a test's few
+    /// actions are all measured; actions with a due time (``ScheduledAction/expectRun(atUptimeNanoseconds:)``)
+    /// are always measured, from it.
+    @inline(__always)
+    static func timesLatency(ofAction number: Int) -> Bool {
+        number <= latencyEveryActionUpTo || number & (latencySampling - 1) == 0
+    }
+
+    /// Actions of a probe whose latency is always measured.
+    public static let latencyEveryActionUpTo = 256
+    /// Beyond them, one action in this many has its latency measured (a power of two).
+    public static let latencySampling = 8
 
     /// Unregisters an ended action from a recorder that is not an engine (an engine's ledger
     /// counts actions through ``counts``). `token` is read before the action ended: its thread
@@ -152,7 +170,9 @@ public final class SchedulerProbe: Sendable {
     public func willRun(_ action: ScheduledAction) -> ActionRun {
         let now = rdiag_ticks()
         let reference = action.claimRun(at: now)
-        latency.record(nanoseconds: rdiag_ticks_to_nanoseconds(now &- reference))
+        if reference != 0 {
+            latency.record(nanoseconds: rdiag_ticks_to_nanoseconds(now &- reference))
+        }
         counts.noteRunning()
         var onMain: Bool?  // asked at most once: the main-queue check is a queue lookup
         noteThread(onMain: &onMain)
@@ -230,7 +250,7 @@ public final class SchedulerProbe: Sendable {
 
     private func noteThread(onMain: inout Bool?) {
         let slot = Int(rdiag_thread_shard()) % Self.threadSlots
-        if threadRuns.add(slot, 1) == 1 {
+        if threadRuns.add(slot * Self.threadSlotStride, 1) == 1 {
             let isMain = onMain ?? MainQueue.isCurrent
             onMain = isMain
             let info = ThreadInfo.current
@@ -250,7 +270,7 @@ public final class SchedulerProbe: Sendable {
         let names = threadNames.withLock { $0 }
         var merged: [String: ThreadCount] = [:]
         for slot in 0..<Self.threadSlots {
-            let runs = threadRuns.load(slot)
+            let runs = threadRuns.load(slot * Self.threadSlotStride)
             guard runs > 0 else { continue }
             // More threads than slots share a slot: its runs go to the first thread seen there.
             let (name, isMainQueue) = names[slot] ?? ("thread slot \(slot)", false)

@@ -101,7 +101,8 @@ enum CombineBenchmarks {
 
         let diagnosing = engine(stacks: true)
         let pipelineRun = Measure.paired(
-            repetitions: repetitions, baseline: { Self.events(events, diagnosedBy: nil) },
+            repetitions: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance,
+            baseline: { Self.events(events, diagnosedBy: nil) },
             instrumented: { Self.events(events, diagnosedBy: diagnosing) })
         results.append(BenchmarkResult(
             name: "combine.pipeline.plain", unit: "ns/event", statistics: pipelineRun.baseline))
@@ -112,7 +113,8 @@ enum CombineBenchmarks {
             notes: ["what": "PassthroughSubject → map → filter → sink, .diagnosed() after each of the 3 stages"]))
 
         let sendRun = Measure.paired(
-            repetitions: repetitions, baseline: { Self.sends(events, diagnosedBy: nil) },
+            repetitions: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance,
+            baseline: { Self.sends(events, diagnosedBy: nil) },
             instrumented: { Self.sends(events, diagnosedBy: diagnosing) })
         results.append(BenchmarkResult(name: "combine.send.plain", unit: "ns/send", statistics: sendRun.baseline))
         results.append(BenchmarkResult(name: "combine.send.diagnosed", unit: "ns/send", statistics: sendRun.instrumented))
@@ -124,7 +126,7 @@ enum CombineBenchmarks {
         var emptyHook: [Double] = []
         var ours: [Double] = []
         let hookEngine = engine(stacks: true)
-        for _ in 0..<repetitions {
+        _ = Measure.rounds(minimum: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance) { _ in
             plain.append(Self.events(events / 4, diagnosedBy: nil))
             let hook = EmptyHook()
             hook.enable()
@@ -133,6 +135,7 @@ enum CombineBenchmarks {
             let instrumentation = CombineInstrumentation.start(engine: hookEngine)
             ours.append(Self.events(events / 4, diagnosedBy: nil))
             instrumentation.stop()
+            return ours[ours.count - 1] / emptyHook[emptyHook.count - 1]
         }
         results.append(BenchmarkResult(name: "combine.global.plain", unit: "ns/event", statistics: Statistics(plain)))
         results.append(BenchmarkResult(
@@ -155,13 +158,15 @@ enum CombineBenchmarks {
         var onceStacks: [Double] = []
         var every: [Double] = []
         var everyStacks: [Double] = []
-        for _ in 0..<repetitions {
+        // Repeated until the counted ratio, the tightest target, is settled.
+        _ = Measure.rounds(minimum: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance) { _ in
             base.append(Self.subscribeAndCancel(subscriptions, diagnosedBy: nil))
             noOp.append(Self.subscribeAndCancelNoOpStage(subscriptions))
             once.append(Self.subscribeAndCancelCountedOnce(subscriptions, engine: counted))
             onceStacks.append(Self.subscribeAndCancelCountedOnce(subscriptions, engine: stacked))
             every.append(Self.subscribeAndCancel(subscriptions, diagnosedBy: counted))
             everyStacks.append(Self.subscribeAndCancel(subscriptions, diagnosedBy: stacked))
+            return once[once.count - 1] / base[base.count - 1]
         }
         func ratio(_ series: [Double]) -> Statistics { Statistics(zip(series, base).map { $0 / $1 }) }
         results.append(BenchmarkResult(name: "combine.subscribeCancel.plain", unit: "ns/subscription", statistics: Statistics(base)))

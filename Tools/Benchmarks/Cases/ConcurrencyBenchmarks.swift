@@ -96,7 +96,7 @@ enum ConcurrencyBenchmarks {
         let engine = CombineBenchmarks.engine(stacks: true)
 
         let sequenceRun = Measure.paired(
-            repetitions: context.repetitions,
+            repetitions: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance,
             baseline: {
                 blocking {
                     let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -140,7 +140,7 @@ enum ConcurrencyBenchmarks {
         let diagnostic = DiagnosticTaskExecutor("bench", engine: engine)
         let plain = PlainTaskExecutor()
         let jobRun = Measure.paired(
-            repetitions: context.repetitions,
+            repetitions: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance,
             baseline: { blocking { await jobs(jobCount, on: plain) } },
             instrumented: { blocking { await jobs(jobCount, on: diagnostic) } })
         results.append(BenchmarkResult(name: "concurrency.executor.plain", unit: "ns/job", statistics: jobRun.baseline))

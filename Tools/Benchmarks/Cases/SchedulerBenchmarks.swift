@@ -74,13 +74,16 @@ enum SchedulerBenchmarks {
         var tripsDiagnosed: [Double] = []
         var tripsStacks: [Double] = []
         let trips = count / 10
-        for _ in 0..<context.repetitions {
+        // Repeated until the batch's ratio, the noisiest (its plain twin alone moves by a
+        // quarter from run to run), is settled.
+        _ = Measure.rounds(minimum: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance) { _ in
             plain.append(scheduleAndRun(count, on: queue))
             diagnosed.append(scheduleAndRun(count, on: counting))
             withStacks.append(scheduleAndRun(count, on: stacked))
             tripsPlain.append(roundTrips(trips, on: queue))
             tripsDiagnosed.append(roundTrips(trips, on: counting))
             tripsStacks.append(roundTrips(trips, on: stacked))
+            return diagnosed[diagnosed.count - 1] / plain[plain.count - 1]
         }
         return [
             BenchmarkResult(name: "scheduler.roundTrip.plain", unit: "ns/action", statistics: Statistics(tripsPlain),

@@ -47,7 +47,7 @@ public enum BenchmarkRunner {
                 return result.name.hasPrefix(only)
             }
             results += suiteResults
-            print(BenchmarkTable.render(suiteResults), terminator: "")
+            print(BenchmarkTable.render(suiteResults, repetitions: context.repetitions), terminator: "")
         }
         let run = BenchmarkRun(
             machine: Machine.description, toolchain: Machine.toolchain, date: ReportDates.format(Date()),

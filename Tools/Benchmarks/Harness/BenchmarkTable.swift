@@ -13,15 +13,17 @@ public enum BenchmarkTable {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
-    /// One line per result: name, median, spread, target, verdict.
-    public static func render(_ results: [BenchmarkResult]) -> String {
+    /// One line per result: name, median, spread, target, verdict and, for a ratio measured
+    /// more often than the others (its median was slow to settle), how many samples.
+    public static func render(_ results: [BenchmarkResult], repetitions: Int) -> String {
         var lines: [String] = []
         for result in results {
             let stats = result.statistics
             let target = result.target.map { "\($0.comparison) \(format($0.limit))" } ?? ""
             let verdict = result.met.map { $0 ? "met" : "MISSED" } ?? ""
+            let samples = result.target != nil && stats.samples.count > repetitions ? "  (\(stats.samples.count) samples)" : ""
             lines.append(pad(result.name, 44) + pad("\(format(stats.median)) \(result.unit)", 22)
-                + pad("±\(String(format: "%.1f", stats.spreadPercent))%", 9) + pad(target, 10) + verdict)
+                + pad("±\(String(format: "%.1f", stats.spreadPercent))%", 9) + pad(target, 10) + verdict + samples)
         }
         return lines.joined(separator: "\n") + "\n"
     }
