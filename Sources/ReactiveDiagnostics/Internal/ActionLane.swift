@@ -43,10 +43,16 @@ import Darwin
 /// ```
 final class ActionLane: @unchecked Sendable {
     // Unchecked: `owned`, `filledAt`, `cursor` and the counts below them are the owner's
-    // alone (a lane changes owner only through the registry's lock); `listed`, `parked` and
-    // `capacity` change under `lock`, by the owner, and the owner's stores below `count` are
+    // alone (a lane changes owner only through the registry's lock); `listed` and `capacity`
+    // change under `lock`, by the owner, and the owner's stores below `count` are
     // published by `count`'s releasing store.
-    private let lock = LockedValue(())
+    /// Parked actions: still live after actions scheduled after them ended (timers, delayed
+    /// actions, actions stuck on a suspended queue), taken out of the ring so that the cursor
+    /// never meets them again; let go once they ended. Its lock also guards `listed` and
+    /// `capacity`.
+    private let lock = LockedValue<[ScheduledAction]>([])
+    /// How many actions are parked, as the owner last left them.
+    @exclusivity(unchecked) private var parkedCount = 0
     /// The lane's references to its actions, which only the owner reads or writes (so it can
     /// ask whether one is unique without a copy).
     @exclusivity(unchecked) private var owned: UnsafeMutablePointer<ScheduledAction>
@@ -54,10 +60,6 @@ final class ActionLane: @unchecked Sendable {
     @exclusivity(unchecked) private var filledAt: UnsafeMutablePointer<UInt64>
     /// The same actions for checkpoints, unretained: written when an action is put in a place.
     @exclusivity(unchecked) private var listed: UnsafeMutablePointer<Unmanaged<ScheduledAction>>
-    /// Actions still live after actions scheduled after them ended (timers, delayed actions,
-    /// actions stuck on a suspended queue), taken out of the ring so that the cursor never
-    /// meets them again; let go once they ended.
-    @exclusivity(unchecked) private var parked: [ScheduledAction] = []
     @exclusivity(unchecked) private var capacity = ActionLane.minimumCapacity
     private let count = Atomic<Int>(0)
     @exclusivity(unchecked) private var cursor = 0
@@ -167,10 +169,11 @@ final class ActionLane: @unchecked Sendable {
         filledAt[index] = takes
         // Kept alive until no checkpoint can read it where it was; released after the lock.
         withExtendedLifetime(old) {
-            lock.withLock { _ in
+            lock.withLock { parked in
                 listed[index] = Unmanaged.passUnretained(action)
                 if parking {
                     parked.append(old)
+                    parkedCount = parked.count
                 }
             }
         }
@@ -210,7 +213,7 @@ final class ActionLane: @unchecked Sendable {
     /// those actions ended and are referenced by nothing else (two laps, and a quarter, so that
     /// bursts of the same size do not make it shrink and grow in turn).
     private func lapEnded(_ used: Int) {
-        if !parked.isEmpty, takesSinceSweep >= parked.count {
+        if parkedCount > 0, takesSinceSweep >= parkedCount {
             takesSinceSweep = 0
             releaseEndedParkedActions()
         }
@@ -231,11 +234,12 @@ final class ActionLane: @unchecked Sendable {
 
     private func releaseEndedParkedActions() {
         var ended: [ScheduledAction] = []
-        lock.withLock { _ in
+        lock.withLock { parked in
             ended = parked.filter(\.isFinished)
             if !ended.isEmpty {
                 parked.removeAll(where: \.isFinished)
             }
+            parkedCount = parked.count
         }
         // Released here, outside the lock.
         ended.removeAll()
@@ -259,7 +263,7 @@ final class ActionLane: @unchecked Sendable {
         ledger: UInt32, where include: (ResourceLedger.Slot) -> Bool, into result: inout [LiveResource]
     ) {
         for lane in registry.withLock({ $0.all }) {
-            lane.lock.withLock { _ in
+            lane.lock.withLock { parked in
                 func collect(_ action: Unmanaged<ScheduledAction>, index: Int) {
                     guard let (slot, generation) = action._withUnsafeGuaranteedRef({ $0.record(ledger: ledger) }),
                           include(slot) else { return }
@@ -273,7 +277,7 @@ final class ActionLane: @unchecked Sendable {
                     collect(lane.listed[index], index: index)
                 }
                 // Parked actions are numbered after the ring's places.
-                for (offset, action) in lane.parked.enumerated() {
+                for (offset, action) in parked.enumerated() {
                     collect(Unmanaged.passUnretained(action), index: lane.capacity + offset)
                 }
             }
