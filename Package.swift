@@ -96,7 +96,7 @@ let package = Package(
         ),
         .target(
             name: "ConcurrencyDiagnostics",
-            dependencies: ["ReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnostics", "CReactiveDiagnostics"],
             swiftSettings: swiftSettings
         ),
 

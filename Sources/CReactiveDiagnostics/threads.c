@@ -15,18 +15,19 @@ extern const char *dispatch_queue_get_label(void *queue) __attribute__((weak));
 #endif
 
 static _Thread_local uint32_t current_test __attribute__((tls_model("initial-exec"))) = 0;
-static _Thread_local uint32_t thread_shard __attribute__((tls_model("initial-exec"))) = 0;
+_Thread_local uint32_t rdiag_thread_shard_plus_one __attribute__((tls_model("initial-exec"))) = 0;
 static _Thread_local void *hook_state __attribute__((tls_model("initial-exec"))) = NULL;
 static _Thread_local void *recent_labels __attribute__((tls_model("initial-exec"))) = NULL;
 static _Thread_local void *action_lane __attribute__((tls_model("initial-exec"))) = NULL;
+static _Thread_local void *running_executor __attribute__((tls_model("initial-exec"))) = NULL;
 static uint32_t next_shard = 0;
 
-uint32_t rdiag_thread_shard(void) {
-    if (thread_shard == 0) {
+uint32_t rdiag_thread_shard_assign(void) {
+    if (rdiag_thread_shard_plus_one == 0) {
         // Round-robin, so threads registering at once rarely share a shard lock.
-        thread_shard = __atomic_fetch_add(&next_shard, 1, __ATOMIC_RELAXED) + 1;
+        rdiag_thread_shard_plus_one = __atomic_fetch_add(&next_shard, 1, __ATOMIC_RELAXED) + 1;
     }
-    return thread_shard - 1;
+    return rdiag_thread_shard_plus_one - 1;
 }
 
 uint32_t rdiag_current_test_get(void) { return current_test; }
@@ -42,6 +43,10 @@ void rdiag_recent_labels_set(void *labels) { recent_labels = labels; }
 void *rdiag_action_lane_get(void) { return action_lane; }
 
 void rdiag_action_lane_set(void *lane) { action_lane = lane; }
+
+void *rdiag_running_executor_get(void) { return running_executor; }
+
+void rdiag_running_executor_set(void *executor) { running_executor = executor; }
 
 void rdiag_current_test_set(uint32_t test) { current_test = test; }
 

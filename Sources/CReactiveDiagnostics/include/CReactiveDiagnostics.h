@@ -112,8 +112,18 @@ int rdiag_thread_name(char *_Nonnull name, size_t capacity);
 /// default root queue's on a thread that runs none). Returns 0 on success.
 int rdiag_dispatch_queue_label(char *_Nonnull label, size_t capacity);
 
-/// A small number for the calling thread, assigned round-robin on first use (for sharding).
-uint32_t rdiag_thread_shard(void);
+/// The calling thread's shard number plus one, 0 until assigned (see `rdiag_thread_shard`).
+extern _Thread_local uint32_t rdiag_thread_shard_plus_one __attribute__((tls_model("initial-exec")));
+
+/// Assigns the calling thread its shard number (round-robin) and returns it.
+uint32_t rdiag_thread_shard_assign(void);
+
+/// A small number for the calling thread, assigned round-robin on first use (for sharding):
+/// inline, one thread-local load once assigned.
+static inline uint32_t rdiag_thread_shard(void) {
+    uint32_t shard = rdiag_thread_shard_plus_one;
+    return __builtin_expect(shard != 0, 1) ? shard - 1 : rdiag_thread_shard_assign();
+}
 
 /// The uptime clock in nanoseconds: the clock of `DispatchTime.uptimeNanoseconds`, read directly.
 uint64_t rdiag_uptime_nanoseconds(void);
@@ -196,6 +206,11 @@ static inline void rdiag_prefetch_for_write(const void *_Nullable address) {
     __builtin_prefetch(address, 1, 3);
 #endif
 }
+
+/// A thread-local pointer to the diagnostic executor whose job the thread runs
+/// (ConcurrencyDiagnostics).
+void *_Nullable rdiag_running_executor_get(void);
+void rdiag_running_executor_set(void *_Nullable executor);
 
 /// A thread-local pointer to the thread's lane of scheduled actions (ReactiveDiagnostics).
 void *_Nullable rdiag_action_lane_get(void);

@@ -27,12 +27,13 @@ struct ExecutorCore: Sendable {
     /// Its stack is where the executor was made: the thread's stack here is the runtime's
     /// (`swift_task_switch`, `swift_task_yield`, a continuation's resume) and this library's,
     /// with no frame of the code that awaits, so walking it per job would buy nothing.
+    ///
+    /// The test is resolved here, once: the thread's or the task's, else the executor's, else
+    /// the engine's serial test (the probe's fallback for a test that is not known).
     @inline(__always)
     func willEnqueue() -> ScheduledAction {
-        if test.isKnown, !TestIdentity.contextual.isKnown {
-            return TestIdentity.withThreadTest(test) { probe.willSchedule(stack: madeAt) }
-        }
-        return probe.willSchedule(stack: madeAt)
+        let contextual = TestIdentity.contextual
+        return probe.willSchedule(stack: madeAt, test: contextual.isKnown ? contextual : test)
     }
 
     /// The job is starting on this thread for `executor`: latency, thread, expectation.

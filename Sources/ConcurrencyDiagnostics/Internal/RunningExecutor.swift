@@ -1,36 +1,25 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CReactiveDiagnostics
 
-/// Which diagnostic executor the calling thread is running a job of: a thread-specific value
-/// set around each job (one `pthread_setspecific` before and after).
+/// Which diagnostic executor the calling thread is running a job of: a thread-local pointer
+/// set around each job (a plain initial-exec thread-local of the package's C support target).
 enum RunningExecutor {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "ReactiveDiagnostics: pthread_key_create failed (\(status))")
-        return key
-    }()
-
     /// The executor of the job running on this thread, as an opaque pointer, or `nil`.
     static var current: UnsafeMutableRawPointer? {
-        pthread_getspecific(key)
+        rdiag_running_executor_get()
     }
 
     /// Marks `executor` as running a job on this thread; returns what to restore.
+    @inline(__always)
     static func enter(_ executor: AnyObject) -> UnsafeMutableRawPointer? {
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(executor).toOpaque())
+        let previous = rdiag_running_executor_get()
+        rdiag_running_executor_set(Unmanaged.passUnretained(executor).toOpaque())
         return previous
     }
 
     /// Restores the marker saved by ``enter(_:)``.
+    @inline(__always)
     static func leave(_ previous: UnsafeMutableRawPointer?) {
-        pthread_setspecific(key, previous)
+        rdiag_running_executor_set(previous)
     }
 
     /// Whether the calling thread runs a job of `executor`.

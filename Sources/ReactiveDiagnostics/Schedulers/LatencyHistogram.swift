@@ -6,7 +6,8 @@ import Synchronization
 /// Values are bucketed by power of two with 16 linear sub-buckets each (about 6% relative
 /// resolution, like an HDR histogram with one significant digit and a bit), from 0 ns to
 /// about 292 years. Recording is two relaxed atomic adds (the bucket and the sum; the count is
-/// the buckets' sum) and two running extremes (loads unless they move).
+/// the buckets' sum) and two running extremes (loads unless they move); the sum and extremes
+/// are kept per thread stripe, so threads recording at once share no line but a bucket's.
 ///
 /// ```swift
 /// let histogram = LatencyHistogram()
@@ -19,11 +20,16 @@ public final class LatencyHistogram: Sendable {
     static let bucketCount = (64 - subBucketBits + 1) * subBuckets
 
     private let buckets = AtomicCounters(count: LatencyHistogram.bucketCount)
-    private let totals = AtomicCounters(count: 4)  // (unused), sum, min, max
+    /// Sum, minimum and maximum, a stripe per thread (the buckets are spread over many lines
+    /// already; these would be one line every thread writes).
+    private let totals = StripedCounters(count: 3)
+    private static let sum = 0
+    private static let minimum = 1
+    private static let maximum = 2
 
     /// Creates an empty histogram.
     public init() {
-        totals.store(2, Int.max)
+        totals.setEveryStripe(Self.minimum, to: Int.max)
     }
 
     @inline(__always)
@@ -51,9 +57,9 @@ public final class LatencyHistogram: Sendable {
     public func record(nanoseconds: UInt64) {
         buckets.add(Self.bucketIndex(nanoseconds), 1)
         let value = Int(clamping: nanoseconds)
-        totals.add(1, value)
-        totals.lower(2, to: value)
-        totals.raise(3, to: value)
+        totals.add(Self.sum, value)
+        totals.lower(Self.minimum, to: value)
+        totals.raise(Self.maximum, to: value)
     }
 
     /// Samples recorded.
@@ -78,8 +84,8 @@ public final class LatencyHistogram: Sendable {
             }
         }
         let total = counts.reduce(0) { $0 + $1.1 }
-        let minimum = UInt64(max(totals.load(2), 0))
-        let maximum = UInt64(max(totals.load(3), 0))
+        let minimum = UInt64(max(totals.minimum(Self.minimum), 0))
+        let maximum = UInt64(max(totals.maximum(Self.maximum), 0))
         func percentile(_ fraction: Double) -> UInt64 {
             let rank = max(1, Int((Double(total) * fraction).rounded(.up)))
             var seen = 0
@@ -96,7 +102,7 @@ public final class LatencyHistogram: Sendable {
         }
         return LatencySummary(
             count: count, minNanos: minimum, maxNanos: maximum,
-            meanNanos: Double(totals.load(1)) / Double(count),
+            meanNanos: Double(totals.sum(Self.sum)) / Double(count),
             p50Nanos: percentile(0.5), p90Nanos: percentile(0.9), p99Nanos: percentile(0.99), buckets: nonEmpty)
     }
 }

@@ -1,6 +1,8 @@
 /// What a probe counts, written where the work happens: the scheduling side by the threads that
 /// schedule, the running side by the threads that run or cancel, each on cache lines of its own,
-/// and each event counted by one atomic add.
+/// and each event counted by one atomic add. What only running threads read is kept per thread
+/// stripe (a concurrent queue's threads run actions at the same time); the ended counts, which
+/// the scheduling side reads for the peak, are one counter each.
 ///
 /// An engine's ledger reads these counts for the actions its probes keep in lanes (see
 /// `ActionLane`): registered, ended and the most alive at once, per kind.
@@ -14,20 +16,21 @@ final class SchedulerCounts: Sendable {
     /// Written when scheduling: one-shot scheduled, repeating scheduled, then per kind the most
     /// alive at once and the ended count as the scheduling side last read it.
     private let scheduling = AtomicCounters(count: 6, isolated: true)
-    /// Written when running or cancelling.
-    private let running = AtomicCounters(count: Running.count, isolated: true)
+    /// Written when running or cancelling, by every thread that runs the probe's actions: a
+    /// stripe each.
+    private let running = StripedCounters(count: Running.count)
+    /// One-shot actions ended (run or cancelled) and repeating ones cancelled: one line, which
+    /// the scheduling side reads in one load.
+    private let ended = AtomicCounters(count: 2, isolated: true)
 
-    /// The running side's counters.
+    /// The running side's striped counters.
     private enum Running {
         /// Runs started, of every kind.
         static let runs = 0
-        /// One-shot actions ended by their run.
-        static let oneShotRan = 1
-        static let oneShotCancelled = 2
-        static let repeatingCancelled = 3
-        static let long = 4
-        static let violations = 5
-        static let count = 6
+        static let cancelled = 1
+        static let long = 2
+        static let violations = 3
+        static let count = 4
     }
 
     /// 0 for one-shot actions, 1 for repeating ones.
@@ -68,13 +71,14 @@ final class SchedulerCounts: Sendable {
     /// Counts a one-shot action ended by its run.
     @inline(__always)
     func noteRanToEnd() {
-        running.add(Running.oneShotRan, 1)
+        ended.add(0, 1)
     }
 
     /// Counts a cancellation that ended an action.
     @inline(__always)
     func noteCancelled(_ kind: ResourceKind) {
-        running.add(kind == .timer ? Running.repeatingCancelled : Running.oneShotCancelled, 1)
+        running.add(Running.cancelled, 1)
+        ended.add(Self.side(kind), 1)
     }
 
     /// Counts an action that ran longer than its threshold.
@@ -87,10 +91,9 @@ final class SchedulerCounts: Sendable {
         running.add(Running.violations, 1)
     }
 
+    @inline(__always)
     private func endedCount(_ side: Int) -> Int {
-        side == 0
-            ? running.load(Running.oneShotRan) + running.load(Running.oneShotCancelled)
-            : running.load(Running.repeatingCancelled)
+        ended.load(side)
     }
 
     // MARK: Reading
@@ -98,17 +101,17 @@ final class SchedulerCounts: Sendable {
     /// Actions scheduled, one-shot and repeating.
     var scheduled: Int { scheduling.load(0) + scheduling.load(1) }
     /// Runs started, of one-shot and repeating actions.
-    var executed: Int { running.load(Running.runs) }
+    var executed: Int { running.sum(Running.runs) }
     /// Cancellations that ended an action.
-    var cancelled: Int { running.load(Running.oneShotCancelled) + running.load(Running.repeatingCancelled) }
+    var cancelled: Int { running.sum(Running.cancelled) }
     /// One-shot actions neither run nor cancelled yet.
     var pending: Int { max(scheduling.load(0) - endedCount(0), 0) }
     /// Repeating actions not cancelled yet.
     var activeRepeating: Int { max(scheduling.load(1) - endedCount(1), 0) }
     /// Actions that ran too long.
-    var longActions: Int { running.load(Running.long) }
+    var longActions: Int { running.sum(Running.long) }
     /// Runs off the expected thread.
-    var threadViolations: Int { running.load(Running.violations) }
+    var threadViolations: Int { running.sum(Running.violations) }
 
     /// Registered, ended and the most alive at once, of `kind` (zero for kinds probes do not make).
     func counts(of kind: ResourceKind) -> LaneCounts {

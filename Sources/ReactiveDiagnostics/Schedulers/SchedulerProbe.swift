@@ -94,19 +94,21 @@ public final class SchedulerProbe: Sendable {
 
     /// An action is being scheduled. Registers it as live (``ResourceKind/timer`` when
     /// `repeating`) with the scheduling stack: `stack`, or the caller's stack captured now
+    /// when `nil`, for the test `test`, or the caller's (``DiagnosticsRecorder/currentTest()``)
     /// when `nil`.
     ///
     /// Pass a stack when the caller's says nothing of where the action comes from: a task
     /// executor's job is enqueued by the Swift runtime (an `async` caller reaches it by a tail
     /// call, so no user frame is on the thread's stack), and the executor passes the stack
-    /// where it was made instead, captured once.
+    /// where it was made instead, captured once. Pass a test when the caller has resolved it
+    /// already (with an engine, a test that is not known falls back to its serial test).
     ///
     /// ```swift
     /// let madeAt = engine.captureAllocationStack()           // once, where the executor is made
     /// let action = probe.willSchedule(stack: madeAt)          // per job: no stack walk
     /// ```
-    public func willSchedule(repeating: Bool = false, stack: StackID? = nil) -> ScheduledAction {
-        schedule(repeating ? .timer : .scheduledAction, stack: stack, body: ScheduledAction.nothing)
+    public func willSchedule(repeating: Bool = false, stack: StackID? = nil, test: TestIdentity? = nil) -> ScheduledAction {
+        schedule(repeating ? .timer : .scheduledAction, stack: stack, test: test, body: ScheduledAction.nothing)
     }
 
     /// A one-shot action that carries `work`: hand its ``ScheduledAction/run()`` to the wrapped
@@ -117,23 +119,26 @@ public final class SchedulerProbe: Sendable {
     /// queue.async(execute: action.run)
     /// ```
     public func willSchedule(running work: @escaping () -> Void) -> ScheduledAction {
-        schedule(.scheduledAction, stack: nil, body: work)
+        schedule(.scheduledAction, stack: nil, test: nil, body: work)
     }
 
     /// Fills an action of this thread's lane (or a new one): with an engine, counted by its
     /// ledger and found in the lane by checkpoints; with another recorder, registered with it.
     @inline(__always)
-    private func schedule(_ kind: ResourceKind, stack: StackID?, body: @escaping () -> Void) -> ScheduledAction {
+    private func schedule(
+        _ kind: ResourceKind, stack: StackID?, test: TestIdentity?, body: @escaping () -> Void
+    ) -> ScheduledAction {
         let enqueuedAt = Self.timesLatency(ofAction: counts.noteScheduled(kind)) ? rdiag_ticks() : 0
         if let engine {
             return engine._withUnsafeGuaranteedRef { engine in
+                let owner = test.map { $0.isKnown ? $0 : engine.serialTest } ?? engine.currentTest()
                 let filling = ScheduledAction.Filling(
-                    probe: self, kind: kind, stack: stack ?? engine.captureAllocationStack(), test: engine.currentTest(),
+                    probe: self, kind: kind, stack: stack ?? engine.captureAllocationStack(), test: owner,
                     token: .none, ledger: ledgerID, epoch: engine.ledger.epochNow, enqueuedAt: enqueuedAt)
                 return ActionLane.take(filling, body: body)
             }
         }
-        let resource = recorder.register(kind, label: label, stack: stack, test: nil)
+        let resource = recorder.register(kind, label: label, stack: stack, test: test.flatMap { $0.isKnown ? $0 : nil })
         let filling = ScheduledAction.Filling(
             probe: self, kind: kind, stack: resource.stack, test: resource.test, token: resource.token, ledger: 0,
             epoch: 0, enqueuedAt: enqueuedAt)
