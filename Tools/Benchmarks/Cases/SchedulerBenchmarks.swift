@@ -102,7 +102,7 @@ enum SchedulerBenchmarks {
                 name: "scheduler.batch.diagnosed", unit: "ns/action", statistics: Statistics(diagnosed)),
             BenchmarkResult(
                 name: "scheduler.batch.ratio", unit: "×", statistics: Statistics(zip(diagnosed, plain).map { $0 / $1 }),
-                target: .atMost(1.20), notes: ["what": "throughput with a deep backlog; every pending action is a live ledger entry"]),
+                target: .atMost(1.20), notes: ["what": "throughput with a deep backlog; every pending action is live in the scheduling thread's lane, found by checkpoints"]),
             BenchmarkResult(
                 name: "scheduler.batch.withStacksRatio", unit: "×",
                 statistics: Statistics(zip(withStacks, plain).map { $0 / $1 }),
