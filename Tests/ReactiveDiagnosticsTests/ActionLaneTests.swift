@@ -17,9 +17,12 @@ struct ActionLaneTests {
         // On a thread of its own, whose lane may be one an ended thread left (with other tests'
         // actions in it).
         Thread {
+            // Warm: the cursor has gone round whatever the lane held a few times (it may have
+            // been left by an ended thread, with other tests' actions still live or held in it).
+            let warmUp = 3 * ActionLane.currentSize + 1_000
             var madeWhenWarm = 0
-            for round in 0..<2_000 {
-                if round == 1_000 { madeWhenWarm = ActionLane.currentMade }
+            for round in 0..<(warmUp + 1_000) {
+                if round == warmUp { madeWhenWarm = ActionLane.currentMade }
                 probe.willSchedule(running: {}).run()
             }
             made.withLock { $0 = ActionLane.currentMade - madeWhenWarm }
@@ -29,8 +32,8 @@ struct ActionLaneTests {
         // Each action ran and was let go before the next was scheduled: once warm, the lane
         // fills the same few again and again.
         let count = made.withLock { $0 }
-        #expect(count == 0, "\(count) actions made for the last 1,000 of 2,000 scheduled one after another")
-        #expect(probe.summary().executed == 2_000 && probe.summary().pending == 0)
+        #expect(count == 0, "\(count) actions made for the last 1,000 scheduled one after another")
+        #expect(probe.summary().executed >= 2_000 && probe.summary().pending == 0)
         #expect(engine.ledger.liveCount(of: .scheduledAction) == 0)
     }
 
@@ -162,7 +165,9 @@ struct ActionLaneTests {
         }.start()
         done.wait()
         let (before, after) = sizes.withLock { $0 }
-        #expect(after <= max(before, ActionLane.minimumCapacity) + ActionLane.probes, "\(before) → \(after)")
+        // A lane an ended thread left may hold other tests' live actions, which the first lap
+        // passes over before it parks them: a bounded growth, never one per lap.
+        #expect(after <= max(before, ActionLane.minimumCapacity) + before / 4 + ActionLane.probes, "\(before) → \(after)")
         #expect(engine.ledger.liveCount == 0)
     }
 
@@ -189,7 +194,7 @@ struct ActionLaneTests {
         }.start()
         done.wait()
         let (before, after, made) = result.withLock { $0 }
-        #expect(after <= before + ActionLane.probes, "\(before) → \(after)")
+        #expect(after <= before + before / 4 + ActionLane.probes, "\(before) → \(after)")
         #expect(made == 0, "\(made) actions made for the last 1,000")
         #expect(engine.ledger.liveCount == 0)
     }
