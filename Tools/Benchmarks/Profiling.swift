@@ -96,6 +96,14 @@ enum Profiling {
             let executor = DiagnosticTaskExecutor("profile", engine: CombineBenchmarks.engine(stacks: true))
             blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(count, on: executor) })
         },
+        Case(name: "executorJobsInTest", what: "the same, jobs of a test (made and awaited in it)", operations: 1_000_000) { count in
+            let engine = CombineBenchmarks.engine(stacks: true)
+            let checkpoint = engine.beginTest(named: "profile", serial: false)
+            TestIdentity.$current.withValue(checkpoint.test) {
+                let executor = DiagnosticTaskExecutor("profile", engine: engine)
+                blackHole(ConcurrencyBenchmarks.blocking { await ConcurrencyBenchmarks.jobs(count, on: executor) })
+            }
+        },
         Case(name: "reportWrite", what: "a report of 100,000 findings written", operations: 3) { count in
             let report = ReportBenchmarks.engine(findings: 100_000).makeReport()
             blackHole(ReportBenchmarks.reportWriteLoop(report, times: count))

@@ -29,8 +29,10 @@ import Darwin
 ///
 /// So a warm scheduler allocates nothing per action, actions that stay live or held for long
 /// neither slow the cursor down nor make the lane grow, and the lane holds about as many
-/// actions as were pending at once lately: after two laps without appending it gives its last
-/// quarter back.
+/// actions as were pending at once lately: after two laps without appending, in which the
+/// backlog never reached its last quarter, it gives that quarter back (a scheduler that
+/// schedules the same burst again and again keeps the lane its burst needs, instead of giving
+/// a quarter back and making it again).
 ///
 /// A checkpoint reads every lane under the lane's lock, which its owner takes only to grow it
 /// (once per doubling), to replace or park an action, or to give back actions it no longer
@@ -74,6 +76,8 @@ final class ActionLane: @unchecked Sendable {
     /// Actions this lane made (appended, or put in the place of one it let go or parked).
     @exclusivity(unchecked) private var made = 0
     @exclusivity(unchecked) private var quietLaps = 0
+    /// Whether the backlog reached the lane's last quarter in this lap (see ``backlogCheckEvery``).
+    @exclusivity(unchecked) private var deepBacklogThisLap = false
     /// Its place in the registry: part of the tokens of its actions.
     let number: Int
 
@@ -86,6 +90,10 @@ final class ActionLane: @unchecked Sendable {
     /// How much older (in takes) than an ended action a live one may be and still count as a
     /// backlog: queues that run several actions at once end them a little out of order.
     static let outOfOrder: UInt64 = 256
+    /// Every how many takes (a power of two) the lane checks whether its backlog reaches its
+    /// last quarter: whether the action three quarters of a lap behind the cursor is still
+    /// live (a load of an action the running thread wrote, so not on every take).
+    static let backlogCheckEvery: UInt64 = 64
 
     private init(number: Int) {
         self.number = number
@@ -111,6 +119,9 @@ final class ActionLane: @unchecked Sendable {
         current._withUnsafeGuaranteedRef { lane in
             lane.takes &+= 1
             lane.takesSinceSweep &+= 1
+            if lane.takes & (Self.backlogCheckEvery - 1) == 0 {
+                lane.checkBacklog()
+            }
             // At most once round a small lane per take.
             for _ in 0..<min(Self.probes, lane.count.load(ordering: .relaxed)) {
                 guard let index = lane.next() else { break }
@@ -156,6 +167,17 @@ final class ActionLane: @unchecked Sendable {
         }
         defer { cursor += 1 }
         return cursor
+    }
+
+    /// Notes whether the action three quarters of a lap behind the cursor is still live: the
+    /// backlog then fills more than three quarters of the lane, which must not shrink.
+    private func checkBacklog() {
+        let used = count.load(ordering: .relaxed)
+        guard used > Self.minimumCapacity, !deepBacklogThisLap else { return }
+        let behind = (cursor + used / 4) % used
+        if !owned[behind].isFinished {
+            deepBacklogThisLap = true
+        }
     }
 
     /// Puts `action` in place `index`, instead of an ended action someone still holds (which
@@ -209,16 +231,18 @@ final class ActionLane: @unchecked Sendable {
 
     /// The cursor went round: parked actions that ended are let go (at most once per as many
     /// takes as there are parked actions), and after two laps in a row without making an
-    /// action the lane, larger than its thread needs, gives its last quarter back, as far as
-    /// those actions ended and are referenced by nothing else (two laps, and a quarter, so that
-    /// bursts of the same size do not make it shrink and grow in turn).
+    /// action, in which the backlog stayed within three quarters of the lane, the lane, larger
+    /// than its thread needs, gives its last quarter back, as far as those actions ended and
+    /// are referenced by nothing else (two laps, and a quarter, so that bursts of the same size
+    /// do not make it shrink and grow in turn).
     private func lapEnded(_ used: Int) {
         if parkedCount > 0, takesSinceSweep >= parkedCount {
             takesSinceSweep = 0
             releaseEndedParkedActions()
         }
-        quietLaps = madeThisLap == 0 ? quietLaps + 1 : 0
+        quietLaps = madeThisLap == 0 && !deepBacklogThisLap ? quietLaps + 1 : 0
         madeThisLap = 0
+        deepBacklogThisLap = false
         guard quietLaps >= 2, used > Self.minimumCapacity else { return }
         quietLaps = 0
         let keep = max(used - used / 4, Self.minimumCapacity)
@@ -248,6 +272,12 @@ final class ActionLane: @unchecked Sendable {
     /// How many actions the calling thread's lane holds (live and ended alike).
     static var currentSize: Int {
         current._withUnsafeGuaranteedRef { $0.count.load(ordering: .relaxed) }
+    }
+
+    /// Where the cursor of the calling thread's lane is: the place the next take looks at
+    /// first (the lane's size when that take begins a lap).
+    static var currentCursor: Int {
+        current._withUnsafeGuaranteedRef { $0.cursor }
     }
 
     /// How many actions the calling thread's lane has made so far (allocations).

@@ -47,6 +47,7 @@ public final class SchedulerProbe: Sendable {
     /// run is one relaxed atomic add; a thread's name is read once, when it is first seen.
     private let threadRuns = AtomicCounters(count: SchedulerProbe.threadSlots * SchedulerProbe.threadSlotStride, isolated: true)
     private let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
+    /// Thread slots (a power of two): threads beyond share them.
     static let threadSlots = 64
     /// Counters between two threads' slots: a cache line each, so that threads running a
     /// concurrent queue's actions at once do not write the same line.
@@ -253,16 +254,23 @@ public final class SchedulerProbe: Sendable {
         unregister(token)
     }
 
+    /// Counts a run on the calling thread's slot; names the slot on its first run.
+    @inline(__always)
     private func noteThread(onMain: inout Bool?) {
-        let slot = Int(rdiag_thread_shard()) % Self.threadSlots
+        let slot = Int(rdiag_thread_shard() & UInt32(Self.threadSlots - 1))
         if threadRuns.add(slot * Self.threadSlotStride, 1) == 1 {
-            let isMain = onMain ?? MainQueue.isCurrent
-            onMain = isMain
-            let info = ThreadInfo.current
-            let named = info.name ?? info.queue.map { "queue \($0)" }
-            let name = isMain ? "main queue" : named.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
-            threadNames.withLock { $0[slot] = (name, isMain) }
+            nameThreadSlot(slot, onMain: &onMain)
         }
+    }
+
+    @inline(never)
+    private func nameThreadSlot(_ slot: Int, onMain: inout Bool?) {
+        let isMain = onMain ?? MainQueue.isCurrent
+        onMain = isMain
+        let info = ThreadInfo.current
+        let named = info.name ?? info.queue.map { "queue \($0)" }
+        let name = isMain ? "main queue" : named.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
+        threadNames.withLock { $0[slot] = (name, isMain) }
     }
 
     static func milliseconds(_ nanos: UInt64) -> String {

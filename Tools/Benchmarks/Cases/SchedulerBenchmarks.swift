@@ -74,8 +74,10 @@ enum SchedulerBenchmarks {
         var tripsDiagnosed: [Double] = []
         var tripsStacks: [Double] = []
         let trips = count / 10
-        // Repeated until the batch's ratio, the noisiest (its plain twin alone moves by a
-        // quarter from run to run), is settled.
+        // Repeated until the batch's ratio, the noisiest (its plain twin alone moves by half
+        // from one batch to the next: how the queue's thread and the scheduling one meet on two
+        // cores), is settled. (A sample as the median of three batches of each in a row was
+        // tried: no narrower, and higher, as if what ran just before a batch set its pace.)
         _ = Measure.rounds(minimum: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance) { _ in
             plain.append(scheduleAndRun(count, on: queue))
             diagnosed.append(scheduleAndRun(count, on: counting))
