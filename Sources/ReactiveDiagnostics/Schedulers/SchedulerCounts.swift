@@ -9,8 +9,7 @@
 ///
 /// ```swift
 /// counts.noteScheduled(.scheduledAction)   // on the scheduling thread
-/// counts.noteRunning()                      // on the thread that runs it
-/// counts.noteRanToEnd()                     // it returned, and that ended it
+/// counts.noteRanToEnd()                     // on the thread that ran it: it returned, and that ended it
 /// ```
 final class SchedulerCounts: Sendable {
     /// Written when scheduling: one-shot scheduled, repeating scheduled, then per kind the most
@@ -24,13 +23,12 @@ final class SchedulerCounts: Sendable {
     private let ended = AtomicCounters(count: 2, isolated: true)
 
     /// The running side's striped counters.
+    /// (Runs started are counted per thread by the probe, which names the threads.)
     private enum Running {
-        /// Runs started, of every kind.
-        static let runs = 0
-        static let cancelled = 1
-        static let long = 2
-        static let violations = 3
-        static let count = 4
+        static let cancelled = 0
+        static let long = 1
+        static let violations = 2
+        static let count = 3
     }
 
     /// 0 for one-shot actions, 1 for repeating ones.
@@ -60,12 +58,6 @@ final class SchedulerCounts: Sendable {
             scheduling.raise(2 + side, to: scheduled - ended)
         }
         return scheduled
-    }
-
-    /// Counts a run starting.
-    @inline(__always)
-    func noteRunning() {
-        running.add(Running.runs, 1)
     }
 
     /// Counts a one-shot action ended by its run.
@@ -100,8 +92,6 @@ final class SchedulerCounts: Sendable {
 
     /// Actions scheduled, one-shot and repeating.
     var scheduled: Int { scheduling.load(0) + scheduling.load(1) }
-    /// Runs started, of one-shot and repeating actions.
-    var executed: Int { running.sum(Running.runs) }
     /// Cancellations that ended an action.
     var cancelled: Int { running.sum(Running.cancelled) }
     /// One-shot actions neither run nor cancelled yet.

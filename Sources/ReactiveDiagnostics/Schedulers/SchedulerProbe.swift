@@ -44,7 +44,8 @@ public final class SchedulerProbe: Sendable {
     private let latency = LatencyHistogram()
     private let duration = LatencyHistogram()
     /// Runs per thread: one counter per thread number (see `rdiag_thread_shard`), so counting a
-    /// run is one relaxed atomic add; a thread's name is read once, when it is first seen.
+    /// run is one relaxed atomic add; a thread's name is read once, when it is first seen. Their
+    /// sum is the probe's runs (``SchedulerSummary/executed``).
     private let threadRuns = AtomicCounters(count: SchedulerProbe.threadSlots * SchedulerProbe.threadSlotStride, isolated: true)
     private let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
     /// Thread slots (a power of two): threads beyond share them.
@@ -179,7 +180,6 @@ public final class SchedulerProbe: Sendable {
         if reference != 0 {
             latency.record(nanoseconds: rdiag_ticks_to_nanoseconds(now &- reference))
         }
-        counts.noteRunning()
         var onMain: Bool?  // asked at most once: the main-queue check is a queue lookup
         noteThread(onMain: &onMain)
         var trap = PendingTrap()
@@ -282,15 +282,17 @@ public final class SchedulerProbe: Sendable {
     public func summary() -> SchedulerSummary {
         let names = threadNames.withLock { $0 }
         var merged: [String: ThreadCount] = [:]
+        var executed = 0
         for slot in 0..<Self.threadSlots {
             let runs = threadRuns.load(slot * Self.threadSlotStride)
+            executed += runs
             guard runs > 0 else { continue }
             // More threads than slots share a slot: its runs go to the first thread seen there.
             let (name, isMainQueue) = names[slot] ?? ("thread slot \(slot)", false)
             merged[name, default: ThreadCount(thread: name, isMainQueue: isMainQueue, count: 0)].count += runs
         }
         return SchedulerSummary(
-            label: label.name, scheduled: counts.scheduled, executed: counts.executed, cancelled: counts.cancelled,
+            label: label.name, scheduled: counts.scheduled, executed: executed, cancelled: counts.cancelled,
             pending: counts.pending, activeRepeating: counts.activeRepeating,
             longActions: counts.longActions, threadViolations: counts.threadViolations, expectation: expectation?.description,
             latency: latency.summary(), duration: duration.summary(),

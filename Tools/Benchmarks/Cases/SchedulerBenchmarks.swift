@@ -57,6 +57,9 @@ enum SchedulerBenchmarks {
         }
     }
 
+    /// How many times `--max-repetitions` the batch's ratio may take while it is not settled.
+    static let batchSampleFactor = 3
+
     static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {
         let count = context.quick ? 20_000 : 200_000
         let queue = DispatchQueue(label: "benchmark.scheduler")
@@ -74,17 +77,33 @@ enum SchedulerBenchmarks {
         var tripsDiagnosed: [Double] = []
         var tripsStacks: [Double] = []
         let trips = count / 10
-        // Repeated until the batch's ratio, the noisiest (its plain twin alone moves by half
-        // from one batch to the next: how the queue's thread and the scheduling one meet on two
-        // cores), is settled. (A sample as the median of three batches of each in a row was
-        // tried: no narrower, and higher, as if what ran just before a batch set its pace.)
+        // Round trips and batches in rounds of their own, each repeated until its ratio is
+        // settled. The batch's is the noisiest: its plain twin alone moves by half from one
+        // batch to the next (how the queue's thread and the scheduling one meet on two cores),
+        // single ratios range from 0.5 to 3, and 21 of them left the median ±10% from run to
+        // run. A batch takes a tenth of a second, so it may take three times the samples.
+        // (A sample as the median of three batches of each in a row was tried: no narrower,
+        // and higher, as if what ran just before a batch set its pace.)
         _ = Measure.rounds(minimum: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance) { _ in
-            plain.append(scheduleAndRun(count, on: queue))
-            diagnosed.append(scheduleAndRun(count, on: counting))
-            withStacks.append(scheduleAndRun(count, on: stacked))
             tripsPlain.append(roundTrips(trips, on: queue))
             tripsDiagnosed.append(roundTrips(trips, on: counting))
             tripsStacks.append(roundTrips(trips, on: stacked))
+            return tripsDiagnosed[tripsDiagnosed.count - 1] / tripsPlain[tripsPlain.count - 1]
+        }
+        _ = Measure.rounds(
+            minimum: context.repetitions, maximum: Self.batchSampleFactor * context.maximumRepetitions,
+            tolerance: context.settledTolerance
+        ) { round in
+            // Which of the plain and the counting batch goes first alternates, so that each
+            // follows the other (and the stacks batch) as often.
+            if round.isMultiple(of: 2) {
+                plain.append(scheduleAndRun(count, on: queue))
+                diagnosed.append(scheduleAndRun(count, on: counting))
+            } else {
+                diagnosed.append(scheduleAndRun(count, on: counting))
+                plain.append(scheduleAndRun(count, on: queue))
+            }
+            withStacks.append(scheduleAndRun(count, on: stacked))
             return diagnosed[diagnosed.count - 1] / plain[plain.count - 1]
         }
         return [
