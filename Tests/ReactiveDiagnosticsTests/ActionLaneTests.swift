@@ -166,7 +166,10 @@ struct ActionLaneTests {
                 queue.resume()
                 queue.sync {}
             }
-            for _ in 0..<3 { burst(4_096) }
+            // Warm: bursts as large as the lane already is (a lane an ended thread left may be
+            // larger than 4,096, and would rightly give back what smaller bursts leave unused).
+            let warmBurst = max(4_096, ActionLane.currentSize)
+            for _ in 0..<3 { burst(warmBurst) }
             while ActionLane.currentCursor < ActionLane.currentSize {
                 probe.willSchedule(running: {}).run()
             }
