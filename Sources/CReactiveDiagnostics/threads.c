@@ -10,8 +10,15 @@
 // libdispatch is loaded in every Swift program that uses Foundation or Dispatch; declared weak
 // so that a process without it still links and the label is simply unknown.
 extern const char *dispatch_queue_get_label(void *queue) __attribute__((weak));
+// libdispatch's own C entry points (Dispatch's Swift overlay wraps them in more calls, and the
+// main queue is the object the header's dispatch_get_main_queue() returns).
+extern struct dispatch_queue_s _dispatch_main_q;
+extern void dispatch_queue_set_specific(void *queue, const void *key, void *context, void (*destructor)(void *));
+extern void *dispatch_get_specific(const void *key);
+#define RDIAG_MAIN_QUEUE ((void *)&_dispatch_main_q)
 #else
 #include <dispatch/dispatch.h>
+#define RDIAG_MAIN_QUEUE dispatch_get_main_queue()
 #endif
 
 static _Thread_local uint32_t current_test __attribute__((tls_model("initial-exec"))) = 0;
@@ -104,6 +111,29 @@ int rdiag_is_process_main_thread(void) {
 #else
     return pthread_main_np() != 0;
 #endif
+}
+
+// The main queue's marker: its address is the dispatch-specific key, and the value set on the
+// main queue. A key lookup follows the queue (and the queues targeting it), not the thread.
+static char main_queue_marker;
+static int main_queue_marked = 0;
+
+void rdiag_main_queue_mark(void) {
+    if (__atomic_load_n(&main_queue_marked, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    dispatch_queue_set_specific(RDIAG_MAIN_QUEUE, &main_queue_marker, &main_queue_marker, NULL);
+    __atomic_store_n(&main_queue_marked, 1, __ATOMIC_RELEASE);
+}
+
+int rdiag_main_queue_is_current(void) {
+    if (rdiag_is_process_main_thread()) {
+        return 1;
+    }
+    if (__builtin_expect(!__atomic_load_n(&main_queue_marked, __ATOMIC_ACQUIRE), 0)) {
+        rdiag_main_queue_mark();
+    }
+    return dispatch_get_specific(&main_queue_marker) != NULL;
 }
 
 int rdiag_thread_name(char *name, size_t capacity) {

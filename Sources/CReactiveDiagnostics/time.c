@@ -154,10 +154,3 @@ uint64_t rdiag_ticks_at_uptime(uint64_t nanoseconds) {
     double due = (double)ticks + offset;
     return due <= 0 ? 0 : (uint64_t)due;
 }
-
-// libdispatch's own C entry point (Dispatch's Swift overlay wraps it in two more calls).
-extern void *dispatch_get_specific(const void *key);
-
-int rdiag_queue_has_specific(const void *key) {
-    return dispatch_get_specific(key) != NULL;
-}

@@ -33,7 +33,9 @@ public struct KindTotals: Codable, Sendable, Equatable {
     public var kind: String
     /// How many were registered over the run.
     public var registered: Int
-    /// The most alive at once.
+    /// The most alive at once. Never below the true figure; for scheduled actions and timers,
+    /// which the scheduling threads count without reading what every run writes, at most 1/64
+    /// above it (exact below 64 alive). Merged reports sum their processes' peaks.
     public var peak: Int
     /// How many were still alive at the end.
     public var live: Int

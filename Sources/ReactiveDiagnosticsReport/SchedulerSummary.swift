@@ -26,9 +26,11 @@ public struct SchedulerSummary: Codable, Sendable, Equatable {
     public var threadViolations: Int
     /// The thread expectation, for example `main queue`, when one was set.
     public var expectation: String?
-    /// Enqueue-to-run latency.
+    /// Enqueue-to-run latency: every action of a scheduler's first 256, then one in eight
+    /// (and every delayed action).
     public var latency: LatencySummary
-    /// How long actions ran.
+    /// How long actions ran: the same actions as ``latency``, with the shortest and longest
+    /// run of all of them.
     public var duration: LatencySummary
     /// Where actions ran.
     public var threads: [ThreadCount]

@@ -117,6 +117,7 @@ extension CombineAdapterTests {
             let finding = onlyFinding(outcome, .wrongThread)
             expectEvidence(finding, engine, kind: .wrongThread, label: "ui", outcome: outcome)
             #expect(finding?.thread?.isMainQueue == false && scheduler.summary.threadViolations == 1)
+            #expect(scheduler.probe.fixedQueue, "a dispatch queue runs every action on itself")
         }
 
         @Test func actionsOnTheMainQueueMeetTheExpectation() {
@@ -198,6 +199,7 @@ extension CombineAdapterTests {
             scheduler.schedule { runs += 1 }
             scheduler.schedule(after: scheduler.now) { runs += 1 }
             #expect(runs == 2 && scheduler.summary.executed == 2 && scheduler.summary.pending == 0)
+            #expect(!scheduler.probe.fixedQueue, "it runs actions where it is called")
         }
 
         @Test func erasesToAnySchedulerAndWrapsOne() {

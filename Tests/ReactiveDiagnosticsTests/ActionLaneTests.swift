@@ -2,6 +2,9 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import ReactiveDiagnostics
 
 /// Scheduled actions kept in the lanes of the threads that schedule them: checkpoints find the
@@ -120,6 +123,58 @@ struct ActionLaneTests {
         let statistics = engine.ledger.statistics()
         #expect(statistics.kinds.first { $0.kind == .scheduledAction }?.registered == 7)
         #expect(statistics.kinds.first { $0.kind == .timer }.map { ($0.registered, $0.peak, $0.live) } ?? (0, 0, 0) == (1, 1, 0))
+    }
+
+    /// The peak is computed on the scheduling side from the ended count as last read: never
+    /// below the true peak, exact below 64 alive, at most 1/64 above it beyond. A model of
+    /// what is alive checks it through bursts that run in and out of order and drain.
+    @Test func thePeakIsNeverBelowTheTruePeakAndAtMostASixtyFourthAbove() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "peaks")
+        var generator = SplitMix(seed: 18)
+        var alive: [ScheduledAction] = []
+        var truePeak = 0
+        for round in 0..<400 {
+            // Schedule a burst, then run part of what is alive (oldest first, or any).
+            let burst = round.isMultiple(of: 50) ? Int(generator.next() % 3_000) : Int(generator.next() % 200)
+            for _ in 0..<burst {
+                alive.append(probe.willSchedule(running: {}))
+                truePeak = max(truePeak, alive.count)
+            }
+            let runs = Int(generator.next() % UInt64(alive.count + 1))
+            for _ in 0..<runs {
+                let index = generator.next() % 4 == 0 ? Int(generator.next() % UInt64(alive.count)) : 0
+                alive.remove(at: index).run()
+            }
+            let peak = engine.ledger.peakCount(of: .scheduledAction)
+            #expect(peak >= truePeak && peak <= truePeak + truePeak >> 6, "round \(round): \(peak) for \(truePeak)")
+            if peak < truePeak || peak > truePeak + truePeak >> 6 { return }
+        }
+        #expect(truePeak > 1_000, "the bursts built a deep backlog")
+        for action in alive { action.run() }
+        #expect(engine.ledger.liveCount(of: .scheduledAction) == 0)
+    }
+
+    #if canImport(Glibc)
+    /// What a lane prefetches before filling an action again is the whole action: the size it
+    /// assumes is what the allocator handed out for it (glibc rounds 88 bytes to 88 usable).
+    @Test func aLanePrefetchesTheWholeAction() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let action = engine.makeSchedulerProbe(label: "size").willSchedule(running: {})
+        let usable = malloc_usable_size(Unmanaged.passUnretained(action).toOpaque())
+        #expect(usable >= ScheduledAction.instanceBytes && usable < ScheduledAction.instanceBytes + 16, "\(usable)")
+        action.run()
+    }
+    #endif
+
+    @Test func belowSixtyFourAliveThePeakIsExact() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "small")
+        for burst in [10, 40, 63, 20] {
+            let actions = (0..<burst).map { _ in probe.willSchedule(running: {}) }
+            for action in actions { action.run() }
+        }
+        #expect(engine.ledger.peakCount(of: .scheduledAction) == 63)
     }
 
     @Test func aLaneGivesBackWhatABurstLeftIt() {
@@ -274,3 +329,26 @@ struct ActionLaneTests {
         #expect(probe.summary().executed == scheduled.load(ordering: .relaxed))
     }
 }
+
+/// A seeded generator (SplitMix64), so that a failing sequence is the same on every run.
+private struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+#if canImport(Glibc)
+/// glibc's `malloc_usable_size` (declared in `<malloc.h>`, which the Glibc module does not import).
+@_silgen_name("malloc_usable_size")
+private func malloc_usable_size(_ pointer: UnsafeMutableRawPointer) -> Int
+#endif

@@ -114,18 +114,57 @@ struct SchedulerProbeTests {
         #expect(latency + 20_000_000 <= ran - scheduled)
     }
 
-    @Test func aBusySchedulersLatencyIsSampledItsRunsAllTimed() {
+    @Test func aBusySchedulersLatencyAndDurationAreSampledItsLongRunsAndExtremesAreNot() {
         let engine = makeEngine { $0.capturesAllocationStacks = false }
-        let probe = engine.makeSchedulerProbe(label: "busy")
-        for _ in 0..<300 { probe.willSchedule(running: {}).run() }
+        let probe = engine.makeSchedulerProbe(label: "busy", longActionThreshold: .milliseconds(2))
+        // The 300th action is not a sample (300 is not a multiple of 8): it runs long.
+        for number in 1...300 {
+            probe.willSchedule(running: { if number == 300 { usleep(5_000) } }).run()
+        }
         let sampled = (257...300).filter { $0 % SchedulerProbe.latencySampling == 0 }.count
-        #expect(probe.summary().latency.count == SchedulerProbe.latencyEveryActionUpTo + sampled)
-        #expect(probe.summary().duration.count == 300 && probe.summary().executed == 300)
+        let summary = probe.summary()
+        #expect(summary.latency.count == SchedulerProbe.latencyEveryActionUpTo + sampled)
+        #expect(summary.duration.count == summary.latency.count && summary.executed == 300)
+        #expect(summary.duration.maxNanos >= 5_000_000, "the longest run, sampled or not: \(summary.duration.maxNanos)")
+        #expect(summary.longActions == 1 && engine.findings().map(\.kind) == [.longAction], "every run is checked")
         // An action with a due time is always measured, from it.
         let delayed = probe.willSchedule(running: {})
         delayed.expectRun(atUptimeNanoseconds: DispatchTime.now().uptimeNanoseconds)
         delayed.run()
         #expect(probe.summary().latency.count == SchedulerProbe.latencyEveryActionUpTo + sampled + 1)
+        #expect(probe.summary().duration.count == SchedulerProbe.latencyEveryActionUpTo + sampled + 1)
+    }
+
+    /// A probe for one dispatch queue asks Dispatch on its first run only; every run is still
+    /// held to the expectation.
+    @Test func aFixedQueueIsAskedOnceEveryRunChecked() {
+        let engine = makeEngine()
+        let offMain = engine.makeSchedulerProbe(label: "fixed", expectation: .mainQueue, fixedQueue: true)
+        let group = DispatchGroup()
+        let queue = DispatchQueue(label: "probe-tests.fixed")
+        for _ in 0..<3 { schedule(offMain, on: queue, group: group) }
+        group.wait()
+        #expect(offMain.fixedQueue && offMain.summary().threadViolations == 3)
+        #expect(engine.findings().filter { $0.kind == .wrongThread }.count == 3)
+        let main = engine.makeSchedulerProbe(label: "main", expectation: .mainQueue, fixedQueue: true)
+        for _ in 0..<3 { schedule(main, on: .main, group: group) }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(main.summary().threadViolations == 0 && main.summary().executed == 3)
+        #expect(main.summary().threads.allSatisfy { $0.isMainQueue })
+    }
+
+    /// Without `fixedQueue` (a scheduler that runs actions where it is called), each run is
+    /// asked: the same probe meets and misses the expectation.
+    @Test func withoutAFixedQueueEachRunIsAsked() {
+        let engine = makeEngine()
+        let probe = engine.makeSchedulerProbe(label: "anywhere", expectation: .offMainQueue)
+        let group = DispatchGroup()
+        schedule(probe, on: .global(), group: group)
+        schedule(probe, on: .main, group: group)
+        schedule(probe, on: .global(), group: group)
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(!probe.fixedQueue && probe.summary().executed == 3)
+        #expect(probe.summary().threadViolations == 1, "only the run on the main queue")
     }
 
     @Test func histogramBucketsAndPercentiles() {

@@ -104,6 +104,15 @@ int rdiag_thread_name_of(uint64_t thread_id, char *_Nonnull name, size_t capacit
 /// 1 when the calling thread is the process's initial thread.
 int rdiag_is_process_main_thread(void);
 
+/// Marks the main queue (a dispatch-specific value on it) so that `rdiag_main_queue_is_current`
+/// can find it. Idempotent; `rdiag_main_queue_is_current` calls it when it was not called yet.
+void rdiag_main_queue_mark(void);
+
+/// 1 when the caller runs on the main queue (or a queue targeting it), wherever the queue is
+/// drained, or on the process's initial thread; one thread-local read there, else one
+/// `dispatch_get_specific`.
+int rdiag_main_queue_is_current(void);
+
 /// Writes the calling thread's name (may be empty). Returns 0 on success. On Linux the kernel
 /// keeps at most 15 bytes of it.
 int rdiag_thread_name(char *_Nonnull name, size_t capacity);
@@ -168,9 +177,6 @@ static inline uint64_t rdiag_nanoseconds_to_ticks(uint64_t nanoseconds) {
 /// the past), from the ticks and uptime now.
 uint64_t rdiag_ticks_at_uptime(uint64_t nanoseconds);
 
-/// 1 when the current dispatch queue (or one it targets) has a value for `key`, as
-/// `DispatchQueue.getSpecific` tells, without the overlay's boxing.
-int rdiag_queue_has_specific(const void *_Nonnull key);
 
 /// A thread-local pointer for CombineDiagnostics' per-thread hook state (read on every hook
 /// event: a plain thread-local read instead of `pthread_getspecific`).
@@ -205,6 +211,16 @@ static inline void rdiag_prefetch_for_write(const void *_Nullable address) {
 #else
     __builtin_prefetch(address, 1, 3);
 #endif
+}
+
+/// `rdiag_prefetch_for_write` for every cache line of the `size` bytes at `address` (an object
+/// that straddles two or three lines is filled in all of them).
+static inline void rdiag_prefetch_range_for_write(const void *_Nullable address, size_t size) {
+    uintptr_t line = (uintptr_t)address & ~(uintptr_t)63;
+    uintptr_t end = (uintptr_t)address + size;
+    for (; line < end; line += 64) {
+        rdiag_prefetch_for_write((const void *)line);
+    }
 }
 
 /// A thread-local pointer to the diagnostic executor whose job the thread runs

@@ -91,7 +91,11 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
         longActionThreshold: Duration? = nil, engine: DiagnosticsEngine = .shared
     ) {
         self.base = base
-        probe = engine.makeSchedulerProbe(label: label, expectation: expectation, longActionThreshold: longActionThreshold)
+        // A dispatch queue runs every action on itself: the main-queue rule is asked of its
+        // first run only.
+        probe = engine.makeSchedulerProbe(
+            label: label, expectation: expectation, longActionThreshold: longActionThreshold,
+            fixedQueue: base is DispatchQueue)
     }
 
     /// The wrapped scheduler's current time.
@@ -110,6 +114,10 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
     }
 
     /// Schedules `action` to run as soon as possible; it is pending until it runs.
+    ///
+    /// Inlinable, so that it is specialized for the wrapped scheduler where it is called: the
+    /// options are then passed to it without asking the generic type's metadata on every action.
+    @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         // The action object is the closure's context: no allocation beyond it per action.
         base.schedule(options: options, probe.willSchedule(running: action).run)

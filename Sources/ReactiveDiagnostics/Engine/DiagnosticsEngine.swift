@@ -225,12 +225,20 @@ public final class DiagnosticsEngine: Sendable {
     }
 
     /// A probe for a diagnostic scheduler; its statistics appear in the report.
+    ///
+    /// Pass `fixedQueue: true` when every action runs on one dispatch queue (see
+    /// ``SchedulerProbe/init(recorder:label:expectation:longActionThreshold:fixedQueue:)``).
+    ///
+    /// ```swift
+    /// let probe = engine.makeSchedulerProbe(label: "ui", expectation: .mainQueue, fixedQueue: true)
+    /// ```
     public func makeSchedulerProbe(
-        label: String, expectation: ThreadExpectation? = nil, longActionThreshold: Duration? = nil
+        label: String, expectation: ThreadExpectation? = nil, longActionThreshold: Duration? = nil,
+        fixedQueue: Bool = false
     ) -> SchedulerProbe {
         let probe = SchedulerProbe(
             recorder: self, label: DiagnosticLabel(label), expectation: expectation,
-            longActionThreshold: longActionThreshold ?? configuration.longActionThreshold)
+            longActionThreshold: longActionThreshold ?? configuration.longActionThreshold, fixedQueue: fixedQueue)
         probes.withLock { $0.append(probe) }
         return probe
     }

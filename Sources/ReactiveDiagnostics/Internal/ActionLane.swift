@@ -160,10 +160,11 @@ final class ActionLane: @unchecked Sendable {
             guard used > 0 else { return nil }
         }
         // The action the cursor reaches a few takes from now was last written by the thread
-        // that ran it: ask for its line now, so that filling it then does not wait for it.
+        // that ran it, or a whole lap ago: ask for its lines now, so that filling it then
+        // does not wait for them.
         let ahead = cursor + Self.prefetchDistance
         if ahead < used {
-            rdiag_prefetch_for_write(listed[ahead].toOpaque())
+            rdiag_prefetch_range_for_write(listed[ahead].toOpaque(), ScheduledAction.instanceBytes)
         }
         defer { cursor += 1 }
         return cursor

@@ -62,6 +62,16 @@ public final class LatencyHistogram: Sendable {
         totals.raise(Self.maximum, to: value)
     }
 
+    /// Keeps `nanoseconds` in the minimum and maximum only: for a value that is not a sample
+    /// (see ``SchedulerProbe``'s duration sampling), so that the extremes stay those of every
+    /// value while the distribution is the samples'. Loads only, unless an extreme moves.
+    @inline(__always)
+    public func noteExtremes(nanoseconds: UInt64) {
+        let value = Int(clamping: nanoseconds)
+        totals.lower(Self.minimum, to: value)
+        totals.raise(Self.maximum, to: value)
+    }
+
     /// Samples recorded.
     public var count: Int {
         (0..<Self.bucketCount).reduce(0) { $0 + buckets.load($1) }

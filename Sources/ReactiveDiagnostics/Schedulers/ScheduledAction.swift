@@ -81,6 +81,12 @@ public final class ScheduledAction: @unchecked Sendable {
 
     private static let live: UInt64 = 1
 
+    /// The bytes of an instance, header included (16, then the fields above and below: 72):
+    /// what a lane prefetches before it fills an action again. A test checks it against the
+    /// allocation.
+    @inline(__always)
+    static var instanceBytes: Int { 88 }
+
     /// A new action, live with `filling`.
     init(_ filling: borrowing Filling, body: @escaping () -> Void) {
         fill(filling, body: body)
@@ -198,4 +204,6 @@ public struct ActionRun: Sendable {
     /// When it started, in ticks of `rdiag_ticks`.
     let startedAt: UInt64
     let previousTest: UInt32
+    /// Whether its latency was measured: its duration then goes to the histogram too.
+    let sampled: Bool
 }

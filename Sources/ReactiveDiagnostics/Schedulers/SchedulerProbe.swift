@@ -37,6 +37,11 @@ public final class SchedulerProbe: Sendable {
     public let expectation: ThreadExpectation?
     /// Actions running longer than this are ``FindingKind/longAction``s.
     public let longActionThreshold: Duration
+    /// Whether every action runs on one dispatch queue (see ``init(recorder:label:expectation:longActionThreshold:fixedQueue:)``).
+    public let fixedQueue: Bool
+    /// With ``fixedQueue``: whether the actions run on the main queue, as the first run found
+    /// (0 not known yet, 1 on it, 2 off it).
+    private let fixedQueueIsMain = Atomic<UInt8>(0)
 
     /// Scheduled, run, cancelled…: what the scheduling threads write and what the running
     /// threads write on separate cache lines.
@@ -68,15 +73,23 @@ public final class SchedulerProbe: Sendable {
     private let ledgerID: UInt32
 
     /// Creates a probe that records to `recorder`. Adapters use
-    /// ``DiagnosticsEngine/makeSchedulerProbe(label:expectation:longActionThreshold:)``, which
-    /// also lists the probe in the report.
+    /// ``DiagnosticsEngine/makeSchedulerProbe(label:expectation:longActionThreshold:fixedQueue:)``,
+    /// which also lists the probe in the report.
+    ///
+    /// - Parameter fixedQueue: `true` when every action runs on one dispatch queue (the
+    ///   scheduler wraps a `DispatchQueue`): whether a queue's blocks run on the main queue is
+    ///   set by the queues it targets, so the main-queue rule of ``expectation`` is then asked
+    ///   of the first run only (a `dispatch_get_specific` less per run). Leave it `false` for
+    ///   schedulers that run actions where they are called (an immediate or test scheduler),
+    ///   on a run loop, or on an operation queue, whose runs are each asked.
     public init(
         recorder: any DiagnosticsRecorder, label: DiagnosticLabel, expectation: ThreadExpectation? = nil,
-        longActionThreshold: Duration = .milliseconds(250)
+        longActionThreshold: Duration = .milliseconds(250), fixedQueue: Bool = false
     ) {
         self.recorder = recorder
         self.label = label
         self.expectation = expectation
+        self.fixedQueue = fixedQueue
         expectsMainQueue = expectation?.mainQueueRule
         self.longActionThreshold = longActionThreshold
         let (seconds, attoseconds) = longActionThreshold.components
@@ -151,7 +164,9 @@ public final class SchedulerProbe: Sendable {
     /// one of the first ``latencyEveryActionUpTo``, then one in ``latencySampling``. The
     /// scheduling thread then reads the clock for one action in eight, while a test's few
     /// actions are all measured; actions with a due time (``ScheduledAction/expectRun(atUptimeNanoseconds:)``)
-    /// are always measured, from it.
+    /// are always measured, from it. The runs of the same actions go to the duration
+    /// histogram; every run is checked against the long-action threshold and kept in the
+    /// duration's shortest and longest.
     @inline(__always)
     static func timesLatency(ofAction number: Int) -> Bool {
         number <= latencyEveryActionUpTo || number & (latencySampling - 1) == 0
@@ -188,7 +203,7 @@ public final class SchedulerProbe: Sendable {
         }
         let previous = action.test.isKnown ? TestIdentity.enterThreadTest(action.test) : 0
         trap.fire(recorder)
-        return ActionRun(startedAt: now, previousTest: previous)
+        return ActionRun(startedAt: now, previousTest: previous, sampled: reference != 0)
     }
 
     /// Whether the calling thread is where actions must run (the main-queue rules without
@@ -196,11 +211,25 @@ public final class SchedulerProbe: Sendable {
     @inline(__always)
     private func expectationMet(onMain: inout Bool?) -> Bool {
         if let wantsMainQueue = expectsMainQueue {
-            let isMain = onMain ?? MainQueue.isCurrent
+            let isMain = onMain ?? runsOnMainQueue()
             onMain = isMain
             return isMain == wantsMainQueue
         }
         return expectation?.isSatisfied() ?? true
+    }
+
+    /// Whether this run is on the main queue: asked of Dispatch, or with ``fixedQueue``, of
+    /// the first run only.
+    @inline(__always)
+    private func runsOnMainQueue() -> Bool {
+        guard fixedQueue else { return MainQueue.isCurrent }
+        let known = fixedQueueIsMain.load(ordering: .relaxed)
+        if known != 0 {
+            return known == 1
+        }
+        let isMain = MainQueue.isCurrent
+        fixedQueueIsMain.store(isMain ? 1 : 2, ordering: .relaxed)
+        return isMain
     }
 
     @inline(never)
@@ -223,7 +252,12 @@ public final class SchedulerProbe: Sendable {
         // Where ticks are nanoseconds of the uptime clock, it is re-anchored every millisecond
         // and may step back a fraction of a microsecond.
         let ticks = now > run.startedAt ? now - run.startedAt : 0
-        duration.record(nanoseconds: rdiag_ticks_to_nanoseconds(ticks))
+        // The distribution from the runs whose latency was measured, the extremes from every run.
+        if run.sampled {
+            duration.record(nanoseconds: rdiag_ticks_to_nanoseconds(ticks))
+        } else {
+            duration.noteExtremes(nanoseconds: rdiag_ticks_to_nanoseconds(ticks))
+        }
         var trap = PendingTrap()
         if ticks > longThresholdTicks {
             let elapsed = rdiag_ticks_to_nanoseconds(ticks)
@@ -265,7 +299,7 @@ public final class SchedulerProbe: Sendable {
 
     @inline(never)
     private func nameThreadSlot(_ slot: Int, onMain: inout Bool?) {
-        let isMain = onMain ?? MainQueue.isCurrent
+        let isMain = onMain ?? runsOnMainQueue()
         onMain = isMain
         let info = ThreadInfo.current
         let named = info.name ?? info.queue.map { "queue \($0)" }

@@ -49,7 +49,13 @@ public final class DiagnosticScheduler<Base: ImmediateSchedulerType>: ImmediateS
         longActionThreshold: Duration? = nil, engine: DiagnosticsEngine = .shared
     ) {
         self.base = base
-        probe = engine.makeSchedulerProbe(label: label, expectation: expectation, longActionThreshold: longActionThreshold)
+        // These run every action on one dispatch queue (MainScheduler is a serial one, and
+        // ConcurrentMainScheduler runs on the main queue): the main-queue rule is asked of the
+        // first run only.
+        probe = engine.makeSchedulerProbe(
+            label: label, expectation: expectation, longActionThreshold: longActionThreshold,
+            fixedQueue: base is SerialDispatchQueueScheduler || base is ConcurrentDispatchQueueScheduler
+                || base is ConcurrentMainScheduler)
     }
 
     /// The scheduler's label.

@@ -65,6 +65,7 @@ extension RxIntegrationTests {
             let finding = try #require(expectFinding(engine, outcome, .wrongThread, label: "ui"))
             #expect(finding.resourceKind == .scheduledAction)
             #expect(ui.summary().threadViolations == 1)
+            #expect(ui.probe.fixedQueue, "a serial dispatch queue scheduler runs every action on its queue")
         }
 
         @Test func mainSchedulerWorkRunsOnTheMainQueue() {
@@ -87,6 +88,7 @@ extension RxIntegrationTests {
             }
             #expect(onMain.value == [true])
             #expect(ui.summary().executed == 1 && ui.summary().threads.first?.isMainQueue == true)
+            #expect(ui.probe.fixedQueue && !CurrentThreadScheduler.instance.diagnosed("here", engine: engine).probe.fixedQueue)
             expectClean(engine, outcome, subscriptions: 1)
         }
 
