@@ -76,12 +76,17 @@ public final class SchedulerProbe: Sendable {
     /// ``DiagnosticsEngine/makeSchedulerProbe(label:expectation:longActionThreshold:fixedQueue:)``,
     /// which also lists the probe in the report.
     ///
-    /// - Parameter fixedQueue: `true` when every action runs on one dispatch queue (the
-    ///   scheduler wraps a `DispatchQueue`): whether a queue's blocks run on the main queue is
-    ///   set by the queues it targets, so the main-queue rule of ``expectation`` is then asked
-    ///   of the first run only (a `dispatch_get_specific` less per run). Leave it `false` for
-    ///   schedulers that run actions where they are called (an immediate or test scheduler),
-    ///   on a run loop, or on an operation queue, whose runs are each asked.
+    /// - Parameters:
+    ///   - recorder: Where actions are registered and findings go.
+    ///   - label: The scheduler's name in findings and the report.
+    ///   - expectation: Where actions must run, if anywhere in particular.
+    ///   - longActionThreshold: Actions running longer are ``FindingKind/longAction``s.
+    ///   - fixedQueue: `true` when every action runs on one dispatch queue (the scheduler
+    ///     wraps a `DispatchQueue`): whether a queue's blocks run on the main queue is set by
+    ///     the queues it targets, so the main-queue rule of `expectation` is then asked of the
+    ///     first run only (a `dispatch_get_specific` less per run). Leave it `false` for
+    ///     schedulers that run actions where they are called (an immediate or test scheduler),
+    ///     on a run loop, or on an operation queue, whose runs are each asked.
     public init(
         recorder: any DiagnosticsRecorder, label: DiagnosticLabel, expectation: ThreadExpectation? = nil,
         longActionThreshold: Duration = .milliseconds(250), fixedQueue: Bool = false
