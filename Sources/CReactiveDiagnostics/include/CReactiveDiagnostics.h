@@ -177,7 +177,6 @@ static inline uint64_t rdiag_nanoseconds_to_ticks(uint64_t nanoseconds) {
 /// the past), from the ticks and uptime now.
 uint64_t rdiag_ticks_at_uptime(uint64_t nanoseconds);
 
-
 /// A thread-local pointer for CombineDiagnostics' per-thread hook state (read on every hook
 /// event: a plain thread-local read instead of `pthread_getspecific`).
 void *_Nullable rdiag_hook_state_get(void);

@@ -56,10 +56,8 @@ public final class LatencyHistogram: Sendable {
     @inline(__always)
     public func record(nanoseconds: UInt64) {
         buckets.add(Self.bucketIndex(nanoseconds), 1)
-        let value = Int(clamping: nanoseconds)
-        totals.add(Self.sum, value)
-        totals.lower(Self.minimum, to: value)
-        totals.raise(Self.maximum, to: value)
+        totals.add(Self.sum, Int(clamping: nanoseconds))
+        noteExtremes(nanoseconds: nanoseconds)
     }
 
     /// Keeps `nanoseconds` in the minimum and maximum only: for a value that is not a sample

@@ -257,15 +257,15 @@ public final class SchedulerProbe: Sendable {
         // Where ticks are nanoseconds of the uptime clock, it is re-anchored every millisecond
         // and may step back a fraction of a microsecond.
         let ticks = now > run.startedAt ? now - run.startedAt : 0
+        let elapsed = rdiag_ticks_to_nanoseconds(ticks)
         // The distribution from the runs whose latency was measured, the extremes from every run.
         if run.sampled {
-            duration.record(nanoseconds: rdiag_ticks_to_nanoseconds(ticks))
+            duration.record(nanoseconds: elapsed)
         } else {
-            duration.noteExtremes(nanoseconds: rdiag_ticks_to_nanoseconds(ticks))
+            duration.noteExtremes(nanoseconds: elapsed)
         }
         var trap = PendingTrap()
         if ticks > longThresholdTicks {
-            let elapsed = rdiag_ticks_to_nanoseconds(ticks)
             counts.noteLong()
             trap.note(recorder.report(FindingDraft(
                 kind: .longAction,
