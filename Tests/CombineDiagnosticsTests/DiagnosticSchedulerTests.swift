@@ -120,6 +120,38 @@ extension CombineAdapterTests {
             #expect(scheduler.probe.fixedQueue, "a dispatch queue runs every action on itself")
         }
 
+        /// Actions scheduled without options are handed to the queue as they are, those with
+        /// options through `DispatchQueue` (their group, QoS and flags honoured): on a serial
+        /// queue both keep the order they were scheduled in.
+        @Test func aDispatchQueuesActionsKeepTheirOrderAndTheirOptions() {
+            let engine = makeEngine()
+            let queue = DispatchQueue(label: "combine-tests.options")
+            let scheduler = queue.diagnosed("ordered", expecting: .offMainQueue, engine: engine)
+            let group = DispatchGroup()
+            let order = Recorder<Int>()
+            let grouped = Recorder<Int>()
+            queue.suspend()
+            for index in 0..<1_000 {
+                if index.isMultiple(of: 3) {
+                    scheduler.schedule(options: .init(group: group)) {
+                        order.append(index)
+                        grouped.append(index)
+                    }
+                } else {
+                    scheduler.schedule { order.append(index) }
+                }
+            }
+            #expect(group.wait(timeout: .now() + 0.05) == .timedOut, "the group holds the actions given it")
+            queue.resume()
+            #expect(group.wait(timeout: .now() + 30) == .success)
+            #expect(grouped.values == Array(stride(from: 0, to: 1_000, by: 3)))
+            queue.sync {}
+            #expect(order.values == Array(0..<1_000))
+            let summary = scheduler.summary
+            #expect(summary.scheduled == 1_000 && summary.executed == 1_000 && summary.pending == 0)
+            #expect(summary.threadViolations == 0 && engine.ledger.liveCount(of: .scheduledAction) == 0)
+        }
+
         @Test func actionsOnTheMainQueueMeetTheExpectation() {
             let engine = makeEngine()
             let scheduler = DispatchQueue.main.diagnosed("ui", expecting: .mainQueue, engine: engine)

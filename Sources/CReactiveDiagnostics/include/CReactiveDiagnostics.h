@@ -117,6 +117,17 @@ int rdiag_main_queue_is_current(void);
 /// keeps at most 15 bytes of it.
 int rdiag_thread_name(char *_Nonnull name, size_t capacity);
 
+/// 1 when libdispatch's function entry points used below are there (always, off Linux).
+int rdiag_dispatch_direct_available(void);
+
+/// `dispatch_async_f`: runs `work(context)` on `queue` (a libdispatch queue object), with no
+/// block made for it. Call only when `rdiag_dispatch_direct_available()`.
+void rdiag_dispatch_async_f(void *_Nonnull queue, void *_Nullable context, void (*_Nonnull work)(void *_Nullable));
+
+/// `dispatch_get_current_queue`: the libdispatch queue object whose work the calling thread
+/// runs. Call only when `rdiag_dispatch_direct_available()`.
+void *_Nullable rdiag_dispatch_current_queue(void);
+
 /// Writes the label of the dispatch queue whose work the calling thread is running (the
 /// default root queue's on a thread that runs none). Returns 0 on success.
 int rdiag_dispatch_queue_label(char *_Nonnull label, size_t capacity);

@@ -76,6 +76,9 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
     public let base: Base
     /// The engine-side probe: counts, latency, threads, findings.
     public let probe: SchedulerProbe
+    /// For a `DispatchQueue`: its libdispatch queue, which actions scheduled without options
+    /// are handed to as they are, with no block made for each (see `DirectDispatch`).
+    @usableFromInline let direct: DirectDispatch?
 
     /// Wraps `base`.
     ///
@@ -96,6 +99,7 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
         probe = engine.makeSchedulerProbe(
             label: label, expectation: expectation, longActionThreshold: longActionThreshold,
             fixedQueue: base is DispatchQueue)
+        direct = (base as? DispatchQueue).flatMap(DirectDispatch.init)
     }
 
     /// The wrapped scheduler's current time.
@@ -119,8 +123,14 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
     /// options are then passed to it without asking the generic type's metadata on every action.
     @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        // The action object is the closure's context: no allocation beyond it per action.
-        base.schedule(options: options, probe.willSchedule(running: action).run)
+        let scheduled = probe.willSchedule(running: action)
+        if let direct, case .none = options {
+            // What `DispatchQueue.async` does with no options, the action its own context.
+            direct.async(scheduled)
+        } else {
+            // The action object is the closure's context: no allocation beyond it per action.
+            base.schedule(options: options, scheduled.run)
+        }
     }
 
     /// Schedules `action` to run once at `date`; it is pending until it runs.
