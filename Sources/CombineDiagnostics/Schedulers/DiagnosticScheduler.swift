@@ -119,6 +119,10 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
 
     /// Schedules `action` to run as soon as possible; it is pending until it runs.
     ///
+    /// Around a `DispatchQueue`, an action scheduled without options is handed to the queue as
+    /// it is (`DirectDispatch`), with no block made for it; with options it
+    /// goes through the queue's `schedule(options:_:)`, so their group, QoS and flags apply.
+    ///
     /// Inlinable, so that it is specialized for the wrapped scheduler where it is called: the
     /// options are then passed to it without asking the generic type's metadata on every action.
     @inlinable
