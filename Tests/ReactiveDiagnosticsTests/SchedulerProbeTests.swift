@@ -135,6 +135,23 @@ struct SchedulerProbeTests {
         #expect(probe.summary().duration.count == SchedulerProbe.latencyEveryActionUpTo + sampled + 1)
     }
 
+    /// An action that carries its work can take the stack and test its caller knows (an
+    /// executor's): it is live with them until it ran, and a pending one is found with them.
+    @Test func anActionCarryingItsWorkTakesTheStackAndTestItIsGiven() {
+        let engine = makeEngine()
+        let probe = engine.makeSchedulerProbe(label: "given")
+        let madeAt = engine.captureAllocationStack()
+        let test = TestIdentity(name: "SchedulerProbeTests.given")
+        var runs = 0
+        let action = probe.willSchedule(stack: madeAt, test: test) { runs += 1 }
+        #expect(action.stack == madeAt && action.test == test && !action.isFinished)
+        let live = engine.ledger.liveResources(test: test)
+        #expect(live.count == 1 && live.first?.stack == madeAt && live.first?.kind == .scheduledAction)
+        action.run()
+        #expect(runs == 1 && action.isFinished && engine.ledger.liveResources(test: test).isEmpty)
+        #expect(probe.summary().executed == 1 && probe.summary().pending == 0)
+    }
+
     /// A probe for one dispatch queue asks Dispatch on its first run only; every run is still
     /// held to the expectation.
     @Test func aFixedQueueIsAskedOnceEveryRunChecked() {

@@ -18,7 +18,7 @@ import ReactiveDiagnostics
 ///     func save(_ row: Row) { /* … */ }
 /// }
 /// ```
-public final class DiagnosticSerialExecutor: SerialExecutor, TaskExecutor, DiagnosticExecutor {
+public final class DiagnosticSerialExecutor: SerialExecutor, TaskExecutor, DiagnosticExecutor, JobRunning {
     /// The executor's label.
     public let label: String
     /// The engine-side probe.
@@ -46,13 +46,11 @@ public final class DiagnosticSerialExecutor: SerialExecutor, TaskExecutor, Diagn
 
     /// Runs a job on the serial queue, counted and timed, isolated to this executor.
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let action = core.willEnqueue()
-        core.queue.async { [self] in
-            let run = core.willRun(action, for: self)
-            job.runSynchronously(isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
-            core.didRun(action, run)
-        }
+        core.enqueue(UnownedJob(job), of: self)
+    }
+
+    func runJob(_ job: UnownedJob) {
+        job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
     }
 
     /// This executor, unowned, for an actor's `unownedExecutor`.

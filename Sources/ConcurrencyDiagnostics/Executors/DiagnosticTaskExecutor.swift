@@ -22,7 +22,7 @@ import ReactiveDiagnostics
 /// }
 /// print(executor.summary.latency.p99Nanoseconds)
 /// ```
-public final class DiagnosticTaskExecutor: TaskExecutor, DiagnosticExecutor {
+public final class DiagnosticTaskExecutor: TaskExecutor, DiagnosticExecutor, JobRunning {
     /// The executor's label.
     public let label: String
     /// The engine-side probe.
@@ -50,12 +50,10 @@ public final class DiagnosticTaskExecutor: TaskExecutor, DiagnosticExecutor {
 
     /// Runs a job on the queue, counted and timed.
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let action = core.willEnqueue()
-        core.queue.async { [self] in
-            let run = core.willRun(action, for: self)
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
-            core.didRun(action, run)
-        }
+        core.enqueue(UnownedJob(job), of: self)
+    }
+
+    func runJob(_ job: UnownedJob) {
+        job.runSynchronously(on: asUnownedTaskExecutor())
     }
 }

@@ -142,6 +142,19 @@ public final class SchedulerProbe: Sendable {
         schedule(.scheduledAction, stack: nil, test: nil, body: work)
     }
 
+    /// A one-shot action that carries `work`, scheduled from the stack `stack` for the test
+    /// `test` (either captured or resolved here when `nil`, as for
+    /// ``willSchedule(repeating:stack:test:)``): what an executor uses, which knows both better
+    /// than the thread that enqueues its jobs.
+    ///
+    /// ```swift
+    /// let action = probe.willSchedule(stack: madeAt, test: test) { job.runSynchronously(on: executor) }
+    /// direct.async(action)   // or queue.async(execute: action.run)
+    /// ```
+    public func willSchedule(stack: StackID?, test: TestIdentity?, running work: @escaping () -> Void) -> ScheduledAction {
+        schedule(.scheduledAction, stack: stack, test: test, body: work)
+    }
+
     /// Fills an action of this thread's lane (or a new one): with an engine, counted by its
     /// ledger and found in the lane by checkpoints; with another recorder, registered with it.
     @inline(__always)
