@@ -55,16 +55,14 @@ public struct DirectDispatch: @unchecked Sendable {
     static let objectOffset: Int? = {
         guard rdiag_dispatch_direct_available() != 0 else { return nil }
         #if canImport(Darwin)
-        let candidates = [0]
+        let offset = 0
         #else
         // The first stored property, after the object's header (metadata and reference counts).
-        let candidates = [2 * MemoryLayout<UnsafeRawPointer>.size]
+        let offset = 2 * MemoryLayout<UnsafeRawPointer>.size
         #endif
         let probe = DispatchQueue(label: "ReactiveDiagnostics.DirectDispatch.check")
         let running = probe.sync { UInt(bitPattern: rdiag_dispatch_current_queue()) }
-        return candidates.first { offset in
-            running != 0 && UInt(bitPattern: object(of: probe, offset: offset)) == running
-        }
+        return running != 0 && UInt(bitPattern: object(of: probe, offset: offset)) == running ? offset : nil
     }()
 
     private static func object(of queue: DispatchQueue, offset: Int) -> UnsafeMutableRawPointer {
