@@ -26,11 +26,6 @@ let package = Package(
         .library(name: "ReactiveDiagnosticsTesting", targets: ["ReactiveDiagnosticsTesting"]),
         .library(name: "ReactiveDiagTool", targets: ["ReactiveDiagTool"]),
         .executable(name: "reactive-diag", targets: ["reactive-diag"]),
-        .executable(name: "reactive-diag-benchmark", targets: ["reactive-diag-benchmark"]),
-        // The benchmarks' shared harness, for the RxSwift integration's benchmark (not API).
-        .library(name: "_ReactiveDiagnosticsBenchmarkHarness", targets: ["_ReactiveDiagnosticsBenchmarkHarness"]),
-        // The two-thread serial-delivery stress of the Combine and RxSwift tests (not API).
-        .library(name: "_SerialDeliveryStressHarness", targets: ["_SerialDeliveryStressHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -56,11 +51,10 @@ let package = Package(
 
         // MARK: Child processes (llvm-symbolizer, test children), shared by the engine, the tool
         // and the tests. Not API: the underscore says so.
-        .target(name: "CReactiveDiagnosticsProcess"),
-        .target(
-            name: "_ReactiveDiagnosticsProcess", dependencies: ["CReactiveDiagnosticsProcess"],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "_ReactiveDiagnosticsProcess", swiftSettings: swiftSettings),
+
+        // MARK: A lock for every module of this package (pthread, so sanitizers see it). Not API.
+        .target(name: "_ReactiveDiagnosticsSupport", swiftSettings: swiftSettings),
 
         // MARK: Report schema, shared by the engine and the tool.
         .target(name: "ReactiveDiagnosticsReport", swiftSettings: swiftSettings),
@@ -69,7 +63,21 @@ let package = Package(
         // engine (when it writes a report or fails a test) and the tool (offline). Not API.
         .target(
             name: "ReactiveDiagnosticsSymbolication",
-            dependencies: ["ReactiveDiagnosticsReport", "_ReactiveDiagnosticsProcess"],
+            dependencies: [
+                "CReactiveDiagnostics", "ReactiveDiagnosticsReport", "_ReactiveDiagnosticsProcess",
+                "_ReactiveDiagnosticsSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Retain paths: why a leaked resource is alive (heap walk, type reading, cycle
+        // search), behind one door the engine calls at checkpoints (RetainPathExplainer). Not API.
+        .target(
+            name: "ReactiveDiagnosticsRetainPaths",
+            dependencies: [
+                "CReactiveDiagnostics", "ReactiveDiagnosticsReport", "ReactiveDiagnosticsSymbolication",
+                "_ReactiveDiagnosticsSupport",
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -78,7 +86,7 @@ let package = Package(
             name: "ReactiveDiagnostics",
             dependencies: [
                 "CReactiveDiagnostics", "ReactiveDiagnosticsReport", "ReactiveDiagnosticsSymbolication",
-                "_ReactiveDiagnosticsProcess",
+                "ReactiveDiagnosticsRetainPaths", "_ReactiveDiagnosticsProcess", "_ReactiveDiagnosticsSupport",
             ],
             swiftSettings: swiftSettings
         ),
@@ -130,35 +138,6 @@ let package = Package(
             path: "Tools/reactive-diag/Main",
             swiftSettings: swiftSettings
         ),
-        // Measuring, statistics, the table and the JSON of every benchmark executable.
-        .target(
-            name: "_ReactiveDiagnosticsBenchmarkHarness",
-            dependencies: ["ReactiveDiagnosticsReport"],
-            path: "Tools/Benchmarks/Harness",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "reactive-diag-benchmark",
-            dependencies: [
-                "ReactiveDiagnostics", "CReactiveDiagnostics", "CombineDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagTool",
-                "_ReactiveDiagnosticsBenchmarkHarness", "_ReactiveDiagnosticsProcess",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ] + openCombine,
-            path: "Tools/Benchmarks",
-            exclude: ["Harness"],
-            swiftSettings: swiftSettings
-        ),
-
-        // Fails when a public symbol has no documentation comment (Tools/docs.sh runs it on the
-        // symbol graphs the documentation build extracted). Not a product.
-        .target(name: "DocCoverage", path: "Tools/DocCoverage/DocCoverage", swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "doc-coverage",
-            dependencies: ["DocCoverage"],
-            path: "Tools/DocCoverage/Main",
-            swiftSettings: swiftSettings
-        ),
-
         // MARK: Tests
 
         // Every Swift block of README.md and Docs/, compiled (not a product; nothing runs it).
@@ -259,15 +238,9 @@ let package = Package(
             name: "ReactiveDiagToolTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "ReactiveDiagnosticsSymbolication", "reactive-diag",
-                "_ReactiveDiagnosticsBenchmarkHarness",
             ],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "DocCoverageTests",
-            dependencies: ["DocCoverage"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -6,7 +6,7 @@
 #     "Classes", "Extended Modules"...) because the catalog's `## Topics` does not place a
 #     top-level symbol;
 #   - a public symbol without a `///` documentation comment of its own (read from the symbol
-#     graphs the build extracted; see Tools/DocCoverage);
+#     graphs the build extracted; see Tools/Workshop/DocCoverage);
 #   - a link of a catalog to a file of this repository that does not exist;
 #   - a library product without a catalog.
 # The RxSwift integration's module is built and checked the same way when RxSwift can be
@@ -89,8 +89,9 @@ build_and_check() {
 }
 
 step "doc-coverage (the checker)"
-swift build --product doc-coverage >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
-checker="$(swift build --show-bin-path)/doc-coverage"
+swift build --package-path Tools/Workshop --product doc-coverage >"$work/build.log" 2>&1 \
+    || { cat "$work/build.log" >&2; exit 1; }
+checker="$(swift build --package-path Tools/Workshop --show-bin-path)/doc-coverage"
 
 step "DocC: ${modules[*]} (warnings are errors)"
 build_and_check "$root" "${modules[@]}"

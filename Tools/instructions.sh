@@ -11,8 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 case_name="${1:?usage: Tools/instructions.sh CASE [OPERATIONS]}"
 operations="${2:-20000}"
-binary="${BENCHMARK_BINARY:-.build/release/reactive-diag-benchmark}"
-[ -x "$binary" ] || swift build -c release --product reactive-diag-benchmark >&2
+binary="${BENCHMARK_BINARY:-Tools/Workshop/.build/release/reactive-diag-benchmark}"
+[ -x "$binary" ] || swift build --package-path Tools/Workshop -c release --product reactive-diag-benchmark >&2
 out="${INSTRUCTIONS_DIR:-.build/instructions}"
 mkdir -p "$out"
 # Valgrind 3.19 cannot read the DWARF 5 the Swift toolchain emits: profile a copy without it

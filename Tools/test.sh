@@ -42,6 +42,10 @@ build_without_warnings
 step "swift test (all targets, the demo suite included)"
 REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 swift_test_with_failure_summary --skip-build
 
+step "the workshop package (benchmarks, doc coverage, peak-rss): builds with zero warnings, its tests pass"
+build_without_warnings --package-path Tools/Workshop
+swift_test_with_failure_summary --package-path Tools/Workshop --skip-build
+
 [ "$quick" -eq 1 ] && { step "quick run: done"; exit 0; }
 
 step "RxSwift integration"

@@ -1,4 +1,3 @@
-import CReactiveDiagnosticsProcess
 import Foundation
 
 #if canImport(Glibc)
@@ -21,16 +20,6 @@ public struct SubprocessResult: Sendable {
     public var standardOutput: Data
     /// Everything it wrote to standard error.
     public var standardError: Data
-    /// The most memory it had resident at once, in bytes, when asked for
-    /// (`measuresPeakMemory`); 0 when not asked for or where it cannot be read: tracing is not
-    /// permitted, or the child ended before it could be traced (one that lives a few
-    /// milliseconds).
-    ///
-    /// On Linux it is the child's own high-water mark (`VmHWM`), read while it exits. Not
-    /// wait4's `ru_maxrss`: at exec the kernel folds the peak of the address space the child
-    /// was spawned from (the parent's, with `posix_spawn`) into the child's, so a child of a
-    /// 300 MiB process would show at least 300 MiB whatever it used.
-    public var peakResidentBytes: Int = 0
 }
 
 /// Runs helper programs (llvm-symbolizer, child test processes) reliably.
@@ -40,7 +29,7 @@ public struct SubprocessResult: Sendable {
 /// - The child starts with `posix_spawn`, with the default signal mask and dispositions (a
 ///   child spawned from a dispatch worker thread would otherwise inherit blocked signals).
 /// - Input and output go through temporary files: no pipe can fill up and deadlock.
-/// - The child is reaped with `wait4` by a thread of its own. Foundation's `Process` on Linux
+/// - The child is reaped with `waitpid` by a thread of its own. Foundation's `Process` on Linux
 ///   can miss the exit of a child when several end at once, and `waitUntilExit` then never
 ///   returns; this never depends on it.
 /// - A timeout kills the child with `SIGKILL`.
@@ -53,13 +42,12 @@ public enum Subprocess {
     /// Runs `executable` to completion (or until `timeout` seconds), blocking the calling thread.
     public static func run(
         _ executable: String, arguments: [String], environment: [String: String]? = nil,
-        currentDirectory: String? = nil, input: Data? = nil, standardOutputClosed: Bool = false, timeout: Double,
-        measuresPeakMemory: Bool = false
+        currentDirectory: String? = nil, input: Data? = nil, standardOutputClosed: Bool = false, timeout: Double
     ) throws -> SubprocessResult {
         let job = try Job(
             executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
             input: input, standardOutputClosed: standardOutputClosed)
-        return job.finish(status: job.waitForExit(timeout: timeout, measuresPeakMemory: measuresPeakMemory))
+        return job.finish(status: job.waitForExit(timeout: timeout))
     }
 
     /// Runs `executable` and waits without blocking the caller's thread (for Swift concurrency).
@@ -70,7 +58,7 @@ public enum Subprocess {
         let job = try Job(
             executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
             input: input, standardOutputClosed: standardOutputClosed)
-        let status: (Int32, Bool, Int) = await withCheckedContinuation { continuation in
+        let status: (Int32, Bool) = await withCheckedContinuation { continuation in
             let reaper = Thread { continuation.resume(returning: job.waitForExit(timeout: timeout)) }
             reaper.name = "Subprocess waitpid"
             reaper.start()
@@ -155,8 +143,8 @@ private final class Job: @unchecked Sendable {
     }
 
     /// Blocks until the child ends (killing it after `timeout` seconds); returns the raw wait
-    /// status, whether the timeout fired, and the child's peak memory when measured.
-    func waitForExit(timeout: Double, measuresPeakMemory: Bool = false) -> (Int32, Bool, Int) {
+    /// status and whether the timeout fired.
+    func waitForExit(timeout: Double) -> (Int32, Bool) {
         let killed = KillSwitch()
         let pid = self.pid
         let timer = DispatchWorkItem {
@@ -165,47 +153,12 @@ private final class Job: @unchecked Sendable {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
         var status: Int32 = 0
-        var usage = rusage()
-        var peak = 0
-        #if os(Linux)
-        // This thread traces the child (only its exit is reported), so it waits for it too.
-        let traced = measuresPeakMemory && rdiag_trace_exit(pid) == 0
-        while true {
-            guard wait4(pid, &status, traced ? __WALL : 0, &usage) >= 0 else {
-                if errno == EINTR { continue }
-                break
-            }
-            guard traced, status & 0xff == 0x7f else { break }  // exited or killed
-            if rdiag_is_exit_stop(status) != 0 {
-                peak = Self.residentHighWaterMark(of: pid) ?? 0
-                _ = rdiag_resume(pid, 0)
-            } else {
-                // Stopped for a signal: deliver it (an event stop carries none to deliver).
-                _ = rdiag_resume(pid, status >> 16 == 0 ? (status >> 8) & 0xff : 0)
-            }
-        }
-        #else
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        if measuresPeakMemory {
-            peak = Int(usage.ru_maxrss)  // bytes on Darwin, the child's own
-        }
-        #endif
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         timer.cancel()
-        return (status, killed.fired, peak)
+        return (status, killed.fired)
     }
 
-    #if os(Linux)
-    /// `VmHWM` of a live process, in bytes.
-    static func residentHighWaterMark(of pid: pid_t) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "")
-        else { return nil }
-        return kilobytes * 1_024
-    }
-    #endif
-
-    func finish(status: (Int32, Bool, Int)) -> SubprocessResult {
+    func finish(status: (Int32, Bool)) -> SubprocessResult {
         defer { try? FileManager.default.removeItem(at: directory) }
         // WIFSIGNALED, WTERMSIG and WEXITSTATUS, spelled out (they are C macros).
         let signal = status.0 & 0x7f
@@ -213,7 +166,7 @@ private final class Job: @unchecked Sendable {
         return SubprocessResult(
             status: crashed ? signal : (status.0 >> 8) & 0xff, crashed: crashed, timedOut: status.1,
             standardOutput: FileManager.default.contents(atPath: stdoutPath) ?? Data(),
-            standardError: FileManager.default.contents(atPath: stderrPath) ?? Data(), peakResidentBytes: status.2)
+            standardError: FileManager.default.contents(atPath: stderrPath) ?? Data())
     }
 }
 

@@ -1,3 +1,4 @@
+@_spi(Integration) import ReactiveDiagnostics
 import CombineDiagnostics
 import Foundation
 import OpenCombineShim

@@ -1,3 +1,4 @@
+@_spi(Integration) import ReactiveDiagnostics
 import CombineDiagnostics
 import Dispatch
 import Foundation

@@ -1,3 +1,4 @@
+@_spi(Integration) import ReactiveDiagnostics
 import ConcurrencyDiagnostics
 import Dispatch
 import Foundation

@@ -1,6 +1,6 @@
 import EffectDiagnostics
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
 
 /// `async` effects: alive until the operation returns; cancellation is cooperative.

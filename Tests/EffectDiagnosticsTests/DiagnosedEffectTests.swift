@@ -1,7 +1,7 @@
 import Dispatch
 import EffectDiagnostics
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
 
 /// One-shot callback effects: exactly one call back, on the expected thread.

@@ -1,7 +1,7 @@
 import Dispatch
 import EffectDiagnostics
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
 
 extension Notification.Name {

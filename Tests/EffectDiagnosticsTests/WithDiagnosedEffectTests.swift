@@ -1,6 +1,6 @@
 import EffectDiagnostics
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
 
 /// `async` functions wrapped where the store awaits them.

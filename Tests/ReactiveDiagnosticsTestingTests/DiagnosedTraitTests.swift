@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import ReactiveDiagnosticsTesting
 import Synchronization
 import ReactiveDiagnosticsTestSupport
 import Testing
+import _ReactiveDiagnosticsSupport
 
 /// The `.diagnosed` trait in this process: its scope is run by hand around a body, on a
 /// private engine, inside `withKnownIssue` to catch and inspect the issues it records.

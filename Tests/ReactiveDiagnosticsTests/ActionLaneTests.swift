@@ -1,7 +1,9 @@
+@_spi(Integration) import ReactiveDiagnostics
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import _ReactiveDiagnosticsSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
+import ReactiveDiagnosticsSymbolication
 
 @Suite("Backtrace capture and symbolization")
 struct BacktraceTests {

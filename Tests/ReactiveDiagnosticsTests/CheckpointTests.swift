@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
+import _ReactiveDiagnosticsSupport
 
 /// Tests begin and end: settling, leak findings, attribution, allowances, premature cancels.
 @Suite("Test checkpoints")

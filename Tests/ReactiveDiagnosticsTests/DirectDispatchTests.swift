@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import _ReactiveDiagnosticsSupport
 @testable import ReactiveDiagnostics
 
 /// Actions handed to a queue's libdispatch object as they are (`dispatch_async_f`), with no

@@ -1,5 +1,6 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
+import ReactiveDiagnosticsRetainPaths
 
 @Suite("Resource ledger: retain-path anchors")
 struct ResourceLedgerAnchorTests {

@@ -1,5 +1,6 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
+import _ReactiveDiagnosticsSupport
 
 @Suite("Resource ledger")
 struct ResourceLedgerTests {

@@ -3,6 +3,7 @@ import Foundation
 import ReactiveDiagnostics
 import ReactiveDiagnosticsTestSupport
 import Testing
+import _ReactiveDiagnosticsSupport
 
 /// Serial delivery: both sides of a concurrent delivery, whichever thread is faster, and the
 /// thread-hop probe that meets a concurrent emitter without ever accusing a serial one.

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Synchronization
 import Testing
+import _ReactiveDiagnosticsSupport
 
 /// Many threads at once subscribing, delivering, completing and cancelling: correct code gives
 /// no finding and every count returns to zero; broken code gives exactly the violations made.

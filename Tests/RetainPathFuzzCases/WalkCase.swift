@@ -1,4 +1,5 @@
 import ReactiveDiagnostics
+import ReactiveDiagnosticsRetainPaths
 
 /// One kind of captured value, and what the walker must say about it.
 public struct WalkCase: Sendable {

@@ -21,6 +21,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "ReactiveDiagnostics", path: "../../.."),
+        // The benchmark harness lives in the repository's workshop package (not shipped).
+        .package(name: "ReactiveDiagnosticsWorkshop", path: "../../../Tools/Workshop"),
         .package(url: "https://github.com/ReactiveX/RxSwift", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation` (Tools/docs.sh). A command plugin: nothing of it
@@ -42,7 +44,7 @@ let package = Package(
             name: "rx-diag-benchmark",
             dependencies: [
                 "RxDiagnostics",
-                .product(name: "_ReactiveDiagnosticsBenchmarkHarness", package: "ReactiveDiagnostics"),
+                .product(name: "_ReactiveDiagnosticsBenchmarkHarness", package: "ReactiveDiagnosticsWorkshop"),
                 .product(name: "RxSwift", package: "RxSwift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -62,6 +64,15 @@ let package = Package(
             path: "Tests/RxDiagnosticsDocSnippets",
             swiftSettings: swiftSettings
         ),
+        // The two-thread serial-delivery stress the root package's Combine tests use too: the
+        // same sources (Tests/SerialDeliveryStressHarness, through a symbolic link), compiled
+        // here because the root package ships no test helpers.
+        .target(
+            name: "_SerialDeliveryStressHarness",
+            dependencies: [.product(name: "ReactiveDiagnostics", package: "ReactiveDiagnostics")],
+            path: "Tests/SerialDeliveryStressHarness",
+            swiftSettings: swiftSettings
+        ),
         // Also runs its own XCTest and Swift Testing fixtures in child processes, to check the
         // documented one-line setups (DiagnosedTestCase, the .diagnosed trait) end to end.
         .testTarget(
@@ -70,7 +81,7 @@ let package = Package(
                 "RxDiagnostics",
                 .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
-                .product(name: "_SerialDeliveryStressHarness", package: "ReactiveDiagnostics"),
+                "_SerialDeliveryStressHarness",
                 .product(name: "RxSwift", package: "RxSwift"),
                 .product(name: "RxRelay", package: "RxSwift"),
                 .product(name: "RxTest", package: "RxSwift"),

@@ -1,6 +1,7 @@
 import OpenCombineShim
 import ReactiveDiagnostics
 import Synchronization
+import _ReactiveDiagnosticsSupport
 
 /// Checks and counts every Combine subscription in the process, through the framework's
 /// `_Introspection` hook: one call in a test's set-up, no change to the code under test.

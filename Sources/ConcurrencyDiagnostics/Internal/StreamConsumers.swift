@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Synchronization
 
 /// The consumer side of a diagnosed `AsyncStream` handed out as a plain `AsyncStream`: sees

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Synchronization
 
 /// The life of one diagnosed task: a live ``ResourceKind/task`` from creation until its

@@ -1,4 +1,5 @@
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsSupport
 
 /// The user's `onTermination` of a diagnosed continuation: the wrapped continuation's own
 /// handler is the library's (it tells the producer the consumer went away), which then calls

@@ -1,4 +1,5 @@
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsSupport
 
 /// Maps the tokens ``DiagnosedNotificationCenter`` handed out to their resources, so that
 /// removing an observer through the wrapper ends its resource at once, whatever the

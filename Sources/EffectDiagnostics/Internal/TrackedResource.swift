@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 /// A live resource this module registered in the engine's ledger, with everything a finding
 /// about it names: label, allocation stack and test.

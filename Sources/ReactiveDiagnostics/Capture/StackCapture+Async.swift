@@ -1,4 +1,5 @@
 import CReactiveDiagnostics
+import _ReactiveDiagnosticsSupport
 
 extension StackCapture {
     /// Captures the calling task's stack of `async` callers and interns it.

@@ -14,7 +14,7 @@ import CReactiveDiagnostics
 /// ```swift
 /// let id = StackCapture.capture(depth: 32, into: DiagnosticsEngine.shared.stacks)
 /// ```
-package enum StackCapture {
+@_spi(Integration) public enum StackCapture {
     /// The default number of frames captured.
     package static let defaultDepth = 64
 
@@ -27,7 +27,7 @@ package enum StackCapture {
     /// when the stack is symbolized (see ``SymbolizedStack``), so the first frame shown is
     /// always the caller's.
     @inline(never)
-    package static func capture(depth: Int, into interner: StackInterner) -> StackID {
+    @_spi(Integration) public static func capture(depth: Int, into interner: StackInterner) -> StackID {
         let depth = min(max(depth, 0), maximumDepth)
         guard depth > 0 else { return .none }
         return withUnsafeTemporaryAllocation(of: UInt.self, capacity: depth) { buffer in

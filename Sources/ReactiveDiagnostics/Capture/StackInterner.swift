@@ -1,5 +1,6 @@
 import CReactiveDiagnostics
 import Foundation
+import _ReactiveDiagnosticsSupport
 
 /// Stores each distinct call stack once and hands out a ``StackID`` for it.
 ///
@@ -20,7 +21,7 @@ import Foundation
 /// Complexity: O(depth) per intern when the stack is known; amortized O(depth) when new.
 /// Memory: the frames, 22 bytes of tables per distinct stack, and 1 KiB of cache per
 /// thread that interns.
-package final class StackInterner: Sendable {
+@_spi(Integration) public final class StackInterner: Sendable {
     static let shardBits: UInt32 = 4
     static let shardCount = 1 << shardBits
 
@@ -123,12 +124,12 @@ package final class StackInterner: Sendable {
     private let owner = rdiag_stack_cache_owner()
 
     /// Creates an empty interner.
-    package init() {}
+    @_spi(Integration) public init() {}
 
     /// Interns a stack of raw return addresses, innermost first.
     ///
     /// - Returns: The id of the stored stack, or ``StackID/none`` for an empty stack.
-    package func intern(_ frames: UnsafeBufferPointer<UInt>) -> StackID {
+    @_spi(Integration) public func intern(_ frames: UnsafeBufferPointer<UInt>) -> StackID {
         guard !frames.isEmpty else { return .none }
         let frames = UnsafeBufferPointer(rebasing: frames[0..<min(frames.count, Int(UInt16.max))])
         let hash = mixAddresses(frames)
@@ -148,7 +149,7 @@ package final class StackInterner: Sendable {
     }
 
     /// Interns a stack given as an array (convenience for tests and tools).
-    package func intern(_ frames: [UInt]) -> StackID {
+    @_spi(Integration) public func intern(_ frames: [UInt]) -> StackID {
         frames.withUnsafeBufferPointer { intern($0) }
     }
 

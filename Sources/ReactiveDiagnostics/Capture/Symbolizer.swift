@@ -1,6 +1,7 @@
-import CReactiveDiagnostics
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
+import _ReactiveDiagnosticsSupport
 
 /// Turns raw return addresses into ``SymbolizedFrame``s, caching every address it has seen.
 ///
@@ -84,57 +85,16 @@ package final class Symbolizer: Sendable {
     }
 
     private func resolve(_ address: UInt) -> SymbolizedFrame {
-        // Return addresses point after the call; look up the call instruction itself.
-        let lookup = address > 0 ? address - 1 : address
-        var symbol: String?
-        var symbolOffset: UInt?
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
-            var offset: UInt = 0
-            if rdiag_proc_name(lookup, buffer.baseAddress!, buffer.count, &offset) == 0 {
-                symbol = String(cString: buffer.baseAddress!)
-                symbolOffset = offset + 1
-            }
-        }
-        var imagePath: String?
-        var imageOffset: UInt?
-        var buildID: String?
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { path in
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { build in
-                var bias: UInt = 0
-                if rdiag_image_for_address(lookup, path.baseAddress!, path.count, &bias, build.baseAddress!, build.count) == 0 {
-                    imagePath = String(cString: path.baseAddress!)
-                    imageOffset = address &- bias
-                    let id = String(cString: build.baseAddress!)
-                    buildID = id.isEmpty ? nil : id
-                }
-            }
-        }
-        let function = symbol.map(Demangler.demangle)
-        let module = function.flatMap(FrameClassifier.module(ofDemangled:))
-        var category = classifier.category(module: module, symbol: symbol, imagePath: imagePath)
-        if category == .user, let function, FrameClassifier.isGlue(function) {
+        let found = ProcedureSymbol.lookUp(returnAddress: address)
+        let module = found.function.flatMap(FrameClassifier.module(ofDemangled:))
+        var category = classifier.category(module: module, symbol: found.symbol, imagePath: found.imagePath)
+        if category == .user, let function = found.function, FrameClassifier.isGlue(function) {
             // Thunks and forwarders the compiler wrote around the user's closures: fold them.
             category = .system
         }
         return SymbolizedFrame(
-            address: address, imagePath: imagePath, imageBuildID: buildID, imageOffset: imageOffset,
-            symbol: symbol, function: function, symbolOffset: symbolOffset, module: module,
-            category: category)
-    }
-}
-
-/// Demangles Swift and C++ symbols through the runtime's own demanglers.
-///
-/// ```swift
-/// Demangler.demangle("$s4main3fooyyF")   // "main.foo() -> ()"
-/// ```
-package enum Demangler {
-    /// The demangled form of `symbol`, or `symbol` itself when it is not mangled.
-    package static func demangle(_ symbol: String) -> String {
-        guard let pointer = rdiag_demangle(symbol) else {
-            return symbol
-        }
-        defer { free(pointer) }
-        return String(cString: pointer)
+            address: address, imagePath: found.imagePath, imageBuildID: found.imageBuildID,
+            imageOffset: found.imageOffset, symbol: found.symbol, function: found.function,
+            symbolOffset: found.symbolOffset, module: module, category: category)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ReactiveDiagnosticsReport
 import Synchronization
+import _ReactiveDiagnosticsSupport
 
 extension DiagnosticsEngine {
     /// Starts a test: a new ledger epoch and, for serial runners, this engine's serial test.

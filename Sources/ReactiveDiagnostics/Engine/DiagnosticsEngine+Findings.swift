@@ -1,4 +1,6 @@
 import Foundation
+import ReactiveDiagnosticsSymbolication
+import _ReactiveDiagnosticsSupport
 
 extension DiagnosticsEngine {
     /// Records a finding: resolves its policy, captures the offending event's stack and

@@ -1,3 +1,4 @@
+import _ReactiveDiagnosticsSupport
 extension DiagnosticsEngine {
     /// Names a second stack that explains resources allocated at `stack` with `label`, should
     /// they leak: the leak finding carries it as its ``Finding/relatedStack``, shown as

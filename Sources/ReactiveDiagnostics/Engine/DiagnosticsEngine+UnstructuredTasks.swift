@@ -1,3 +1,4 @@
+import _ReactiveDiagnosticsSupport
 extension DiagnosticsEngine {
     /// Runs a test's body so that the unstructured tasks it starts (`Task { … }`, directly or
     /// from tasks it started, in the app's code as in the test's) can be seen at the test's end:

@@ -1,7 +1,9 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsRetainPaths
 import ReactiveDiagnosticsSymbolication
 import Synchronization
+import _ReactiveDiagnosticsSupport
 
 /// The hub of ReactiveDiagnostics: stacks, the resource ledger, findings, scheduler probes
 /// and the report.
@@ -89,8 +91,13 @@ public final class DiagnosticsEngine: Sendable {
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
         StackCapture.useFramePointers(configuration.capturesAlongFramePointers)
         MainQueue.install()
+        Self.registerBookkeeping
         updateJournal(for: configuration)
     }
+
+    /// The ledger's store of held objects is the library's bookkeeping, never the holder that
+    /// explains a leak (for the retain-path walk); registered once per process.
+    private static let registerBookkeeping: Void = RetainPathBookkeeping.registerArrayStorage(of: HeldEntry.self)
 
     /// Where the crash journal goes (next to the report), or `nil` when reports are off.
     public var journalPath: String? {

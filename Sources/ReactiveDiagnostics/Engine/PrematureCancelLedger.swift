@@ -1,4 +1,5 @@
 import ReactiveDiagnosticsSymbolication
+import _ReactiveDiagnosticsSupport
 
 /// Cancels that came before any value, kept until a checkpoint decides (by symbolizing the
 /// cancel stack, off the hot path) whether a released cancellable caused them.

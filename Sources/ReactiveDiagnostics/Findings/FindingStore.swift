@@ -1,3 +1,4 @@
+import _ReactiveDiagnosticsSupport
 
 /// Observes findings as they are recorded (the crash journal is one).
 ///

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import _ReactiveDiagnosticsSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

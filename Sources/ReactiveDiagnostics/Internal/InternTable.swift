@@ -1,3 +1,4 @@
+import _ReactiveDiagnosticsSupport
 
 /// Strings interned to small ids, process-wide. Id 0 is reserved for "none".
 final class InternTable: Sendable {

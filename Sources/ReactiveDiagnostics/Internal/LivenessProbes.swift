@@ -1,4 +1,5 @@
 import Synchronization
+import _ReactiveDiagnosticsSupport
 
 /// Weak references from resources to the objects whose lifetime defines them.
 final class LivenessProbes: Sendable {

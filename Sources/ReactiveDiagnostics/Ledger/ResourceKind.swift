@@ -1,3 +1,4 @@
+import _ReactiveDiagnosticsSupport
 
 /// The kind of a tracked live resource: subscription, scheduled action, timer, observer…
 ///

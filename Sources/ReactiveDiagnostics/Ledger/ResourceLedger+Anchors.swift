@@ -1,4 +1,5 @@
 import Synchronization
+import ReactiveDiagnosticsRetainPaths
 
 /// Where the engine starts looking for why a leaked resource is still alive.
 extension ResourceLedger {

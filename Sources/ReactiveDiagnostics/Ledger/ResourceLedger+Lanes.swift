@@ -1,3 +1,4 @@
+import _ReactiveDiagnosticsSupport
 /// Resources kept in threads' lanes instead of the ledger's slots: the scheduled actions and
 /// timers of an engine's ``SchedulerProbe``s, which a scheduling thread makes too often for a
 /// shard's lock and slot (see `ActionLane`). Their probes count them; the ledger sums the

@@ -1,5 +1,6 @@
 import CReactiveDiagnostics
 import Synchronization
+import _ReactiveDiagnosticsSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -31,7 +32,7 @@ import Darwin
 /// ledger.unregister(token)
 /// assert(ledger.liveCount(of: .subscription) == 0)
 /// ```
-package final class ResourceLedger: @unchecked Sendable {
+@_spi(Integration) public final class ResourceLedger: @unchecked Sendable {
     // Unchecked: a shard's fields are touched under its mutex, except its slots' state words
     // and its ended counts, which are atomics.
 
@@ -61,7 +62,7 @@ package final class ResourceLedger: @unchecked Sendable {
     let laneSources = LockedValue<[SchedulerCounts]>([])
 
     /// Creates an empty ledger.
-    package init() {
+    @_spi(Integration) public init() {
         id = Self.ids.wrappingAdd(1, ordering: .relaxed).newValue
         shards = .allocate(byteCount: Self.shardStride * Self.shardCount, alignment: 128)
         for index in 0..<Self.shardCount {
@@ -112,7 +113,7 @@ package final class ResourceLedger: @unchecked Sendable {
     ///     registering touches no anchor storage at all.
     /// - Returns: The token to unregister it with.
     /// - Complexity: O(1) amortized; one shard lock, rarely contended (the calling thread's).
-    package func register(
+    @_spi(Integration) public func register(
         kind: ResourceKind, label: DiagnosticLabel, stack: StackID, test: TestIdentity, anchor: AnyObject? = nil
     ) -> ResourceToken {
         let shardIndex = shardForCurrentThread()
@@ -157,7 +158,7 @@ package final class ResourceLedger: @unchecked Sendable {
     ///
     /// - Returns: `false` when the token was already unregistered (or is ``ResourceToken/none``).
     @discardableResult
-    package func unregister(_ token: ResourceToken) -> Bool {
+    @_spi(Integration) public func unregister(_ token: ResourceToken) -> Bool {
         guard let slot = slot(of: token) else { return false }
         var current = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
         while current.phase == LedgerState.live && current.generation == token.generation {

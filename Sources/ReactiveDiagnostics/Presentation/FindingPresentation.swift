@@ -1,6 +1,7 @@
 import Foundation
 import ReactiveDiagnosticsReport
 import Synchronization
+import ReactiveDiagnosticsSymbolication
 
 /// How a finding that fails a test is shown: the message (``FindingText``, the presentation
 /// `reactive-diag` shares) and where it is placed (``FindingPlacement``, the rule every output

@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import _ReactiveDiagnosticsSupport
 
 /// Appends every finding, as it is made, to a journal next to the report, so that a test
 /// process that dies (`fatalError`, a trap, `SIGKILL`) still leaves what it found.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import ReactiveDiagnosticsReport
+import _ReactiveDiagnosticsSupport
 
 extension DiagnosticsEngine {
     /// Builds the report: findings with fingerprints, ledger totals and live sites,

@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import _ReactiveDiagnosticsSupport
 
 /// Builds a ``DiagnosticsReport`` from an engine: symbolizes every stack a finding or live
 /// site refers to (once each), fingerprints findings and collects the statistics.

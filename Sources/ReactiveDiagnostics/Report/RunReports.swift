@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _ReactiveDiagnosticsSupport
 
 /// The engines whose reports are written when the run ends.
 ///

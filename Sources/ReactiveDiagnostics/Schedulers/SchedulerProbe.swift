@@ -2,6 +2,7 @@ import CReactiveDiagnostics
 import Dispatch
 import ReactiveDiagnosticsReport
 import Synchronization
+import _ReactiveDiagnosticsSupport
 
 /// The engine side of a diagnostic scheduler: counts, pending work, latency, threads.
 ///

@@ -1,4 +1,5 @@
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsSupport
 
 /// The diagnosed scope of the running test case, so that a second `.diagnosed` trait on the
 /// same test (one on the suite, one on the test) adds its options instead of checking twice.

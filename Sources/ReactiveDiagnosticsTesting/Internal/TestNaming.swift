@@ -1,5 +1,6 @@
 import ReactiveDiagnostics
 import Testing
+import _ReactiveDiagnosticsSupport
 
 /// Names a test case for attribution and the report.
 enum TestNaming {

@@ -2,6 +2,7 @@ import Foundation
 import ReactiveDiagnostics
 import Synchronization
 import XCTest
+import _ReactiveDiagnosticsSupport
 
 /// The `XCTestObservation` observer behind ``ReactiveDiagnosticsXCTest/install(engine:options:suppressions:file:line:)``
 /// and ``DiagnosedTestCase``: begins each test, adds the teardown block that checks it (for a

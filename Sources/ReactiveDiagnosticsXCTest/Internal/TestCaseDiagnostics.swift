@@ -1,6 +1,7 @@
 import Foundation
 import ReactiveDiagnostics
 import XCTest
+import _ReactiveDiagnosticsSupport
 
 /// The diagnostics of the XCTest tests running now: a checkpoint when a test starts, the
 /// settle-attribute-fail check when it ends.

@@ -3,6 +3,7 @@ import Foundation
 import ReactiveDiagnostics
 import ReactiveDiagnosticsTestSupport
 import Testing
+import _ReactiveDiagnosticsSupport
 
 /// An engine for one test: stacks on, nothing written to disk, nothing printed.
 func makeEngine(settle: Duration = .milliseconds(200)) -> DiagnosticsEngine {

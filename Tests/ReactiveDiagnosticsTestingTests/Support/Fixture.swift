@@ -2,6 +2,7 @@ import ReactiveDiagnosticsTestSupport
 import Foundation
 import ReactiveDiagnostics
 import Testing
+import _ReactiveDiagnosticsSupport
 
 /// The fixture tests of this target: Swift Testing tests that only run in a child process
 /// started by the tests in this target (``ChildProcess``), which sets

@@ -1,5 +1,6 @@
 import ReactiveDiagnostics
 import Testing
+import ReactiveDiagnosticsRetainPaths
 
 /// Words the retain-path walk meets at a checkpoint while other threads still run: a freed
 /// object's memory, another thread's stack, a hit of the holder scan read as the start of an

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ReactiveDiagnostics
 import Testing
+import ReactiveDiagnosticsRetainPaths
 
 /// The scan for what holds an object, against the walk's own copies of memory: a copy shows
 /// an object's header and fields exactly, so one the scan could see would be reported as a

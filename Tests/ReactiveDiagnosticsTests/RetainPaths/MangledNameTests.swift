@@ -1,5 +1,6 @@
 import ReactiveDiagnostics
 import Testing
+import ReactiveDiagnosticsRetainPaths
 
 /// What the walker reads from capture types the runtime cannot (or must not) resolve: the
 /// operators it handles itself, and the names it must never hand to the runtime.

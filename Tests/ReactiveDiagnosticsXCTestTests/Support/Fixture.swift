@@ -1,6 +1,7 @@
 import ReactiveDiagnosticsTestSupport
 import Foundation
 import ReactiveDiagnostics
+import _ReactiveDiagnosticsSupport
 
 /// The fixture tests of this target: XCTest tests that only run in a child process started by
 /// the tests in this target (``ChildProcess``), which sets `REACTIVE_DIAGNOSTICS_FIXTURE=1`.

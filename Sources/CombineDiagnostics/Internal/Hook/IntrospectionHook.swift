@@ -1,6 +1,6 @@
 import Foundation
 import OpenCombineShim
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Synchronization
 
 /// The `_Introspection` handler behind ``CombineInstrumentation``: turns hook events into

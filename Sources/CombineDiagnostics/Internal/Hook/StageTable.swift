@@ -1,6 +1,7 @@
 import OpenCombineShim
 import ReactiveDiagnostics
 import Synchronization
+import _ReactiveDiagnosticsSupport
 
 /// The stages global instrumentation knows, by subscriber and by subscription.
 ///

@@ -1,5 +1,6 @@
 import OpenCombineShim
 import ReactiveDiagnostics
+import ReactiveDiagnosticsRetainPaths
 
 /// What the engine's retain-path walk needs to know about Combine.
 enum CombineRetainPaths {

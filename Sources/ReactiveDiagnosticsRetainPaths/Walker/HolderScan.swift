@@ -1,0 +1,208 @@
+import CReactiveDiagnostics
+
+/// Who holds given heap objects, found the way LeakSanitizer finds roots: a scan of the
+/// process's writable memory for their addresses (fault-free, resident pages only), each hit
+/// believed only when the heap object around it, read through its metadata, really holds the
+/// target, or when it lies in an image's data (a global or static variable). The walk's own
+/// copies of memory, and every other walk's under way (``CopiedMemory``), are never hits.
+struct HolderScan {
+    /// What holds a target.
+    enum Holder: Equatable {
+        /// A heap object that holds it (validated).
+        case object(UInt)
+        /// A word in an image's writable data: a global or static variable.
+        case global(UInt)
+    }
+
+    let walker: HeapWalker
+    let deadline: ContinuousClock.Instant
+    /// Bytes read so far.
+    private(set) var bytesScanned = 0
+    /// Whether the deadline cut the scan short.
+    private(set) var wasCut = false
+    /// Bytes of address space left unscanned as reservations (see ``largestScannedRegion``).
+    private(set) var reservedBytesSkipped: UInt = 0
+
+    init(walker: HeapWalker, deadline: ContinuousClock.Instant) {
+        self.walker = walker
+        self.deadline = deadline
+    }
+
+    /// How far back from a hit the object holding it is looked for.
+    static let objectSearchDistance = 1 << 16
+    /// Hits looked at, at most, per scan.
+    static let hitLimit = 512
+    /// Bytes scanned per call into the scanner (the deadline is checked between them).
+    static let slice = 1 << 24
+    /// The largest mapping scanned: a bigger one is a reservation, not data (a sanitizer's
+    /// shadow memory is several mappings of 5 to 20 TiB); asking the kernel which of its pages
+    /// are resident alone would take minutes.
+    static let largestScannedRegion: UInt = 64 << 30
+
+    /// The holders of each of `targets`, from at most `hitLimit` hits (more targets, more hits:
+    /// a scan for several searches at once raises it).
+    mutating func holders(of targets: [UInt], hitLimit: Int = HolderScan.hitLimit) -> [UInt: [Holder]] {
+        guard !targets.isEmpty else { return [:] }
+        let clock = ContinuousClock()
+        var hits: [UInt] = []
+        var buffer = [UInt](repeating: 0, count: hitLimit)
+        reservedBytesSkipped = 0
+        scan: for region in walker.regions.regions where Self.isScanned(region) {
+            guard region.end - region.start <= Self.largestScannedRegion else {
+                reservedBytesSkipped += region.end - region.start
+                continue
+            }
+            var start = region.start
+            while start < region.end {
+                guard clock.now < deadline else {
+                    wasCut = true
+                    break scan
+                }
+                let end = min(region.end, start &+ UInt(Self.slice))
+                var scanned = 0
+                let found = targets.withUnsafeBufferPointer { pointer in
+                    buffer.withUnsafeMutableBufferPointer { output in
+                        rdiag_scan_words(
+                            start, end, pointer.baseAddress!, pointer.count, output.baseAddress!,
+                            hitLimit - hits.count, &scanned)
+                    }
+                }
+                bytesScanned += scanned
+                // Copies of memory (this walk's and any other's) show the same words: they hold nothing.
+                hits += buffer.prefix(found).lazy.filter { !CopiedMemory.contains($0) }
+                if hits.count >= hitLimit { break scan }
+                start = end
+            }
+        }
+        var result: [UInt: [Holder]] = [:]
+        let wanted = Set(targets)
+        // glibc keeps a size word before each allocation; a sanitizer's allocator does not.
+        let headers = HeapWalker.allocatorHasChunkHeaders
+        walker.stopAt.formUnion(wanted)
+        let below = headers ? BelowHit() : nil
+        defer { below?.release() }
+        for hit in hits {
+            guard let word = walker.memory.word(at: hit), wanted.contains(word) else { continue }
+            guard let region = walker.regions.region(containing: hit) else { continue }
+            if region.image != nil {
+                result[word, default: []].append(.global(hit))
+            } else if let object = object(holding: hit, target: word, region: region, below: below), object != word,
+                      !CopiedMemory.contains(object),
+                      !isBookkeeping(object), result[word]?.contains(.object(object)) != true {
+                result[word, default: []].append(.object(object))
+            }
+        }
+        return result
+    }
+
+    /// A copy of the memory below one hit at a time, read in one call: the chunk headers the
+    /// search for the object around a hit looks at (up to ``objectSearchDistance`` bytes).
+    /// Listed in ``CopiedMemory`` while it exists, and erased when released.
+    private final class BelowHit {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: HolderScan.objectSearchDistance + 2 * RuntimeLayout.word, alignment: 16)
+        /// Room for the candidate object starts `rdiag_covering_chunks` gives at a time.
+        let candidates = UnsafeMutablePointer<UInt>.allocate(capacity: BelowHit.candidateCount)
+        static let candidateCount = 16
+        private let range: Range<UInt>
+
+        init() {
+            range = CopiedMemory.range(of: buffer)
+            CopiedMemory.add(range)
+        }
+
+        /// Copies the memory from `start` (8-aligned) up to `end`; the number of words copied.
+        func read(from start: UInt, to end: UInt) -> Int {
+            guard end > start else { return 0 }
+            let count = Int(min(end - start, UInt(buffer.count)))
+            return rdiag_read_memory(start, buffer.baseAddress!, count) / RuntimeLayout.word
+        }
+
+        var words: UnsafePointer<UInt> {
+            UnsafePointer(buffer.baseAddress!.assumingMemoryBound(to: UInt.self))
+        }
+
+        func release() {
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            CopiedMemory.remove(range)
+            buffer.deallocate()
+            candidates.deallocate()
+        }
+    }
+
+    /// Writable memory that may hold references: the heap, anonymous mappings and images'
+    /// data; not the kernel's pages.
+    static func isScanned(_ region: MemoryRegions.Region) -> Bool {
+        guard region.readable, region.writable, region.end > region.start else { return false }
+        if let path = region.path, path.hasPrefix("["), path != "[heap]", !path.hasPrefix("[anon") {
+            return false
+        }
+        return true
+    }
+
+    /// The heap object whose memory contains `address`, if it really holds `target`: the
+    /// nearest object start below the address whose allocation covers it, read through its
+    /// metadata. With a sanitizer's allocator (no chunk headers), the allocation its runtime
+    /// says contains the address; without either, the nearest object start.
+    private func object(holding address: UInt, target: UInt, region: MemoryRegions.Region, below: BelowHit?) -> UInt? {
+        if let below {
+            return objectByChunkHeaders(holding: address, target: target, region: region, below: below)
+        }
+        if HeapWalker.sanitizerKnowsAllocations {
+            guard let allocation = HeapWalker.sanitizerAllocation(containing: address),
+                  walker.classifier.classify(allocation.start) != nil,
+                  let record = walker.quietly({ walker.record(of: allocation.start) }),
+                  record.references.contains(where: { $0.target == target && $0.strength != .weak })
+            else { return nil }
+            return allocation.start
+        }
+        var start = address & ~UInt(0xF)
+        let lowest = address > UInt(Self.objectSearchDistance) ? address &- UInt(Self.objectSearchDistance) : 0
+        while start >= lowest, start > 0 {
+            if walker.classifier.classify(start) != nil {
+                return validated(start, holding: target)
+            }
+            start &-= 16
+        }
+        return nil
+    }
+
+    /// The object around `address` by the allocator's chunk headers: the nearest start below
+    /// it whose header covers it and which reads as an object. The memory below the hit is
+    /// copied once and its headers looked at in C; only the starts they allow are classified.
+    private func objectByChunkHeaders(
+        holding address: UInt, target: UInt, region: MemoryRegions.Region, below: BelowHit
+    ) -> UInt? {
+        let distance = UInt(Self.objectSearchDistance)
+        let lowest = max(address > distance ? address &- distance : 0, region.start &+ UInt(RuntimeLayout.word))
+        let window = (lowest &- UInt(RuntimeLayout.word)) & ~UInt(RuntimeLayout.word - 1)
+        let words = below.read(from: window, to: address & ~UInt(0xF))
+        guard words > 0 else { return nil }
+        var from = address
+        while from != 0 {
+            var resume: UInt = 0
+            let found = rdiag_covering_chunks(
+                below.words, words, window, address, from, lowest, below.candidates, BelowHit.candidateCount, &resume)
+            for start in UnsafeBufferPointer(start: below.candidates, count: found)
+            where walker.classifier.classify(start) != nil {
+                return validated(start, holding: target)
+            }
+            from = resume
+        }
+        return nil
+    }
+
+    /// `object`, the object that contains a hit, if it really holds `target` (else the hit is stale).
+    private func validated(_ object: UInt, holding target: UInt) -> UInt? {
+        guard let record = walker.quietly({ walker.record(of: object) }),
+              record.references.contains(where: { $0.target == target && $0.strength != .weak })
+        else { return nil }
+        return object
+    }
+
+    /// Whether `object` is one of the ledger's own stores of held objects.
+    private func isBookkeeping(_ object: UInt) -> Bool {
+        guard case .instance(let metadata)? = walker.classifier.classify(object) else { return false }
+        return RetainPathBookkeeping.contains(metadata)
+    }
+}

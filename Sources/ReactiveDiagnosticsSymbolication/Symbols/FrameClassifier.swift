@@ -1,0 +1,271 @@
+import Foundation
+import _ReactiveDiagnosticsSupport
+import ReactiveDiagnosticsReport
+
+/// Decides whose code a frame is (`FrameCategory`) from its demangled name and image.
+///
+/// Swift packages link statically, so the library, the frameworks and the user's code
+/// usually share one image: the module has to be read from the symbol. Adapters and users
+/// can add modules:
+///
+/// ```swift
+/// FrameClassifier.shared.addFrameworkModules(["MyNetworkingKit"])   // fold it like a framework
+/// ```
+package final class FrameClassifier: Sendable {
+    /// The classifier the engine uses.
+    package static let shared = FrameClassifier()
+
+    private struct Modules {
+        var own: Set<String> = [
+            "ReactiveDiagnostics", "ReactiveDiagnosticsReport", "CombineDiagnostics", "RxDiagnostics",
+            "EffectDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting",
+            "CReactiveDiagnostics",
+        ]
+        var framework: Set<String> = [
+            "OpenCombine", "OpenCombineDispatch", "OpenCombineFoundation", "OpenCombineShim", "Combine",
+            "CombineSchedulers", "RxSwift", "RxCocoa", "RxRelay", "RxBlocking", "RxTest", "XCTest",
+            "Testing", "ConcurrencyExtras", "IssueReporting", "XCTestDynamicOverlay", "CasePaths",
+        ]
+        var system: Set<String> = [
+            "Swift", "_Concurrency", "Foundation", "FoundationEssentials", "FoundationInternationalization",
+            "FoundationNetworking", "Dispatch", "CoreFoundation", "_StringProcessing", "Synchronization",
+            "Glibc", "Musl", "Darwin", "ObjectiveC", "__C", "_Volatile", "Observation", "Distributed",
+        ]
+    }
+
+    private let modules = LockedValue(Modules())
+
+    /// Creates a classifier with the default module lists.
+    package init() {}
+
+    /// Treat these modules as frameworks: folded in stack views, never the "user" frame.
+    package func addFrameworkModules(_ names: some Sequence<String>) {
+        modules.withLock { $0.framework.formUnion(names) }
+    }
+
+    /// Treat these modules as part of the diagnostics library (dropped from the top of stacks).
+    package func addOwnModules(_ names: some Sequence<String>) {
+        modules.withLock { $0.own.formUnion(names) }
+    }
+
+    /// Classifies a frame.
+    package func category(module: String?, symbol: String?, imagePath: String?) -> FrameCategory {
+        if let symbol, Self.isOwnCSymbol(symbol) {
+            return .diagnostics
+        }
+        if let symbol, Self.isProcessEntry(symbol) {
+            return .system
+        }
+        if let symbol, Self.isMacroExpansion(symbol), module.map({ !modules.withLock { $0.own }.contains($0) }) ?? true {
+            // Code a macro wrote (Swift Testing's @Test expansion) is the framework's, not the user's.
+            return .framework
+        }
+        if let module {
+            let category: FrameCategory? = modules.withLock { modules in
+                if modules.own.contains(module) { return .diagnostics }
+                if modules.framework.contains(module) { return .framework }
+                if modules.system.contains(module) { return .system }
+                return nil
+            }
+            if let category {
+                return category
+            }
+        }
+        if let imagePath, let category = Self.category(ofImage: imagePath) {
+            return category
+        }
+        return .user
+    }
+
+    /// Libraries outside the user's binary that the user does not write.
+    package static func category(ofImage path: String) -> FrameCategory? {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        if file.hasPrefix("libXCTest") || file.hasPrefix("libTesting") || file.hasPrefix("lib_Testing") {
+            return .framework
+        }
+        if file.hasPrefix("libunwind") {
+            return .diagnostics
+        }
+        let systemPrefixes = [
+            "libswift", "libdispatch", "libFoundation", "lib_Foundation", "libBlocksRuntime", "libc.",
+            "libc-", "ld-linux", "libpthread", "libstdc++", "libgcc", "libm.", "libdyld", "libsystem",
+            "libobjc",
+        ]
+        if systemPrefixes.contains(where: { file.hasPrefix($0) }) {
+            return .system
+        }
+        return nil
+    }
+
+    /// `main`, `_start` and the C library's start-up: every stack ends in them.
+    package static func isProcessEntry(_ symbol: String) -> Bool {
+        symbol == "main" || symbol == "_start" || symbol == "__libc_start_main" || symbol == "__libc_start_call_main"
+    }
+
+    /// Mangled names of macro-generated declarations contain `fMp_` (peer), `fMf_`
+    /// (freestanding), `fMm_` (member) or `fMe_` (extension) expansion markers.
+    package static func isMacroExpansion(_ symbol: String) -> Bool {
+        symbol.hasPrefix("$s") && (symbol.contains("fMp_") || symbol.contains("fMf_") || symbol.contains("fMm_") || symbol.contains("fMe_"))
+    }
+
+    package static func isOwnCSymbol(_ symbol: String) -> Bool {
+        symbol.hasPrefix("rdiag_") || symbol.hasPrefix("_ULx86_64") || symbol.hasPrefix("_Ux86_64")
+            || symbol.hasPrefix("_ULaarch64") || symbol.hasPrefix("_Uaarch64") || symbol == "unw_backtrace"
+    }
+
+    /// Whether a demangled name is compiler-generated glue (thunks, forwarders).
+    package static func isGlue(_ function: String) -> Bool {
+        function.contains("thunk") || function.hasPrefix("partial apply")
+            || function.hasPrefix("merged ") && isGlue(String(function.dropFirst(7)))
+    }
+
+    /// The module a demangled Swift name belongs to, or `nil` for C symbols and unknown shapes.
+    ///
+    /// Handles the forms the compiler produces: `(extension in M):…`, generic and function
+    /// signature specializations, closures (`closure #1 (…) in M.f()`), protocol witnesses
+    /// (`… in conformance M.T : P in M`), thunks and async resume functions.
+    package static func module(ofDemangled name: String) -> String? {
+        var text = Substring(name)
+        let prefixes = [
+            "merged ", "partial apply forwarder for ", "partial apply for ", "dispatch thunk of ",
+            "static ", "@objc ", "@nonobjc ", "async function pointer to ", "outlined copy of ",
+            "outlined consume of ", "outlined destroy of ", "outlined retain of ", "outlined release of ",
+            "outlined init with take of ", "outlined init with copy of ", "outlined assign with take of ",
+            "outlined assign with copy of ", "type metadata accessor for ",
+            "type metadata completion function for ", "lazy protocol witness table accessor for type ",
+            "key path getter for ", "key path setter for ", "property wrapper backing initializer of ",
+            "variable initialization expression of ", "one-time initialization function for ",
+            "default argument ", "thunk for ", "reabstraction thunk helper ", "dispatch thunk of ",
+            "method descriptor for ", "nominal type descriptor for ", "{T:", "coroutine continuation prototype for ",
+        ]
+        var progress = true
+        while progress {
+            progress = false
+            text = text.drop(while: { $0 == " " })
+            for prefix in prefixes where text.hasPrefix(prefix) {
+                text = text.dropFirst(prefix.count)
+                progress = true
+            }
+            // "default argument 2 of M.f(…)"
+            if let first = text.first, first.isNumber, let of = text.range(of: " of "),
+               text[..<of.lowerBound].allSatisfy(\.isNumber) {
+                text = text[of.upperBound...]
+                progress = true
+            }
+            for specialization in [
+                "generic specialization <", "function signature specialization <",
+                "generic partial specialization <", "specialized ",
+            ] where text.hasPrefix(specialization) {
+                if specialization == "specialized " {
+                    text = text.dropFirst(specialization.count)
+                } else if let end = matchingClose(text, from: text.index(text.startIndex, offsetBy: specialization.count - 1)) {
+                    text = text[text.index(after: end)...]
+                    if text.hasPrefix(" of ") { text = text.dropFirst(4) }
+                } else {
+                    return nil
+                }
+                progress = true
+            }
+            if text.hasPrefix("(") {
+                // "(1) suspend resume partial function for …", "(extension in M):…"
+                if text.hasPrefix("(extension in ") {
+                    let rest = text.dropFirst("(extension in ".count)
+                    if let close = rest.firstIndex(of: ")") {
+                        return String(rest[..<close])
+                    }
+                    return nil
+                }
+                if let forRange = text.range(of: " for "), text[..<forRange.lowerBound].contains("partial function")
+                    || text[..<forRange.lowerBound].contains("resume") {
+                    text = text[forRange.upperBound...]
+                    progress = true
+                }
+            }
+            if text.hasPrefix("protocol witness for ") || text.hasPrefix("protocol conformance descriptor for ") {
+                if let range = text.range(of: " in conformance ") {
+                    let conformance = text[range.upperBound...]
+                    if let lastIn = lastTopLevelIn(conformance) {
+                        return String(conformance[lastIn...].prefix(while: { $0 != " " && $0 != "." }))
+                    }
+                    text = conformance
+                } else {
+                    text = text.dropFirst("protocol witness for ".count)
+                }
+                progress = true
+            }
+            for closure in ["closure #", "implicit closure #", "autoclosure #"] where text.hasPrefix(closure) {
+                guard let inIndex = firstTopLevelIn(text) else { return nil }
+                text = text[inIndex...]
+                progress = true
+            }
+        }
+        if text.hasPrefix("(extension in ") {
+            let rest = text.dropFirst("(extension in ".count)
+            return rest.firstIndex(of: ")").map { String(rest[..<$0]) }
+        }
+        if text.hasPrefix("$s") || text.hasPrefix("_$s") {
+            // A mangled name the demangler left inside (async resume functions of macro
+            // expansions): its first identifier is the module, `$s<length><name>`.
+            return mangledModule(text.drop(while: { $0 != "s" }).dropFirst())
+        }
+        guard let dot = text.firstIndex(of: ".") else { return nil }
+        let candidate = text[..<dot]
+        guard !candidate.isEmpty, candidate.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            return nil
+        }
+        return String(candidate)
+    }
+
+    private static func mangledModule(_ text: Substring) -> String? {
+        let digits = text.prefix(while: \.isNumber)
+        guard let length = Int(digits), length > 0 else { return nil }
+        let name = text.dropFirst(digits.count).prefix(length)
+        return name.count == length ? String(name) : nil
+    }
+
+    /// Index just past the first " in " at bracket depth 0.
+    private static func firstTopLevelIn(_ text: Substring) -> Substring.Index? {
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if "(<[".contains(character) { depth += 1 }
+            if ")>]".contains(character) { depth = max(0, depth - 1) }
+            if depth == 0 && character == " " && text[index...].hasPrefix(" in ") {
+                return text.index(index, offsetBy: 4)
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// Index just past the last " in " at bracket depth 0.
+    private static func lastTopLevelIn(_ text: Substring) -> Substring.Index? {
+        var result: Substring.Index?
+        var rest = text
+        while let next = firstTopLevelIn(rest) {
+            result = next
+            rest = text[next...]
+        }
+        return result
+    }
+
+    private static func matchingClose(_ text: Substring, from open: Substring.Index) -> Substring.Index? {
+        var depth = 0
+        var index = open
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "<" { depth += 1 }
+            if character == ">" {
+                // "->" inside a specialization's function types is not a bracket.
+                let previous = index > text.startIndex ? text[text.index(before: index)] : " "
+                if previous != "-" {
+                    depth -= 1
+                    if depth == 0 { return index }
+                }
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,51 @@
+// peak-rss OUTPUT COMMAND [ARGUMENT...]: runs COMMAND with this process's environment, standard
+// input and outputs, waits for it, writes its peak resident memory in bytes (wait4's
+// ru_maxrss) to the file OUTPUT, and exits with its status (128 + the signal that ended it).
+//
+// Why a process of its own: at exec, Linux folds the high-water mark of the address space a
+// child was forked from into the child's ru_maxrss. A benchmark of a few hundred megabytes that
+// spawned the test process itself would see at least its own size; this helper is small.
+#include <errno.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: peak-rss OUTPUT COMMAND [ARGUMENT...]\n");
+        return 2;
+    }
+    pid_t child = fork();
+    if (child < 0) {
+        perror("peak-rss: fork");
+        return 2;
+    }
+    if (child == 0) {
+        execvp(argv[2], argv + 2);
+        perror("peak-rss: exec");
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage usage;
+    while (wait4(child, &status, 0, &usage) < 0) {
+        if (errno != EINTR) {
+            perror("peak-rss: wait4");
+            return 2;
+        }
+    }
+    FILE *output = fopen(argv[1], "w");
+    if (output != NULL) {
+#if defined(__APPLE__)
+        fprintf(output, "%ld\n", (long)usage.ru_maxrss);   // bytes on Darwin
+#else
+        fprintf(output, "%ld\n", (long)usage.ru_maxrss * 1024L);   // kilobytes on Linux
+#endif
+        fclose(output);
+    }
+    if (WIFSIGNALED(status)) {
+        return 128 + WTERMSIG(status);
+    }
+    return WEXITSTATUS(status);
+}
