@@ -2,7 +2,8 @@
 # The whole test suite, from a fresh clone. Installs what is missing (libunwind-dev, Chromium,
 # xmllint and Python's jsonschema for validating the gate's SARIF and JUnit),
 # then:
-#   1. builds everything with zero warnings in our code;
+#   0. checks the layout of every Swift file (swift format lint --strict, .swift-format);
+#   1. builds everything with zero warnings in our code (the workshop package too);
 #   2. runs every test target (the demo suite included: it builds Examples/Demo);
 #   3. builds and tests the RxSwift integration when RxSwift can be resolved (else one line says
 #      it was skipped and why);
@@ -17,7 +18,7 @@
 #      build (optimization changes closure layouts), then random values, for a bounded time.
 #
 #   Tools/test.sh                 everything
-#   Tools/test.sh --quick         steps 1 and 2 only
+#   Tools/test.sh --quick         steps 0 to 2 only (with the workshop's build and tests)
 #
 # Environment: REACTIVE_DIAGNOSTICS_FUZZ_SECONDS (default 60), REACTIVE_DIAGNOSTICS_STRESS_SECONDS
 # (default 3 per stress test), REACTIVE_DIAGNOSTICS_STRESS_RUNS (default 100 runs per repeated
@@ -35,6 +36,9 @@ ensure_swift
 ensure_libunwind
 ensure_chromium
 ensure_schema_validators
+
+step "layout: swift format lint --strict (Tools/format.sh --check; Tools/format.sh fixes)"
+Tools/format.sh --check
 
 step "swift build --build-tests (zero warnings in our code)"
 build_without_warnings

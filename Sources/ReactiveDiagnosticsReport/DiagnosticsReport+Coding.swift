@@ -48,7 +48,9 @@ extension DiagnosticsReport {
                     report = try read(&reader)
                     try reader.expectEnd()
                 } catch {
-                    throw ReportError(source: source, reason: error.kind == .syntax ? .malformed(error.message) : .invalid(error.message))
+                    throw ReportError(
+                        source: source,
+                        reason: error.kind == .syntax ? .malformed(error.message) : .invalid(error.message))
                 }
                 return .success(report)
             } catch {
@@ -82,7 +84,7 @@ extension DiagnosticsReport {
         func skimVersion(_ reader: inout JSONReader) throws(JSONReadError) -> Probe {
             do throws(JSONReadError) {
                 try reader.beginObject()
-            } catch where error.kind == .shape {
+            } catch  where error.kind == .shape {
                 return .notAnObject
             }
             var version: Int?
@@ -96,7 +98,7 @@ extension DiagnosticsReport {
                     let mark = reader.position
                     do throws(JSONReadError) {
                         version = try reader.readInt()
-                    } catch where error.kind == .shape {
+                    } catch  where error.kind == .shape {
                         numeric = false
                         reader.rewind(to: mark)
                         try reader.skipValue()
@@ -118,7 +120,8 @@ extension DiagnosticsReport {
         case .version(nil):
             throw ReportError(source: source, reason: .notAReport("it has no schemaVersion field"))
         case .version(let version?) where !readableSchemaVersions.contains(version):
-            throw ReportError(source: source, reason: .unsupportedVersion(found: version, supported: currentSchemaVersion))
+            throw ReportError(
+                source: source, reason: .unsupportedVersion(found: version, supported: currentSchemaVersion))
         case .version:
             return
         }
@@ -194,8 +197,10 @@ extension DiagnosticsReport {
                 }
             }
         }
-        if let lines = sourceLines, lines.userFrames < 0 || lines.resolvedUserFrames < 0
-            || lines.resolvedUserFrames > lines.userFrames {
+        if let lines = sourceLines,
+            lines.userFrames < 0 || lines.resolvedUserFrames < 0
+                || lines.resolvedUserFrames > lines.userFrames
+        {
             return "sourceLines counts \(lines.resolvedUserFrames) resolved of \(lines.userFrames) user frames"
         }
         for site in ledger.liveAtEnd {
@@ -287,9 +292,9 @@ public enum ReportDates {
         }
         func byte(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
         guard let year = number(0, 4), byte(4) == 45, let month = number(5, 2), byte(7) == 45,
-              let day = number(8, 2), byte(10) == 84 || byte(10) == 116, let hour = number(11, 2), byte(13) == 58,
-              let minute = number(14, 2), byte(16) == 58, let second = number(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            let day = number(8, 2), byte(10) == 84 || byte(10) == 116, let hour = number(11, 2), byte(13) == 58,
+            let minute = number(14, 2), byte(16) == 58, let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
         var milliseconds = 0
@@ -331,4 +336,3 @@ public enum ReportDates {
         return Date(timeIntervalSince1970: Double(seconds * 1000 + Int64(milliseconds)) / 1000)
     }
 }
-

@@ -51,7 +51,8 @@ public struct ReportError: Error, CustomStringConvertible, Sendable, Equatable {
         case .malformed(let message): what = "not valid JSON (truncated or corrupt?): \(message)"
         case .notAReport(let message): what = "not a ReactiveDiagnostics report: \(message)"
         case .unsupportedVersion(let found, let supported):
-            what = "report schemaVersion \(found) is not supported (this reader knows "
+            what =
+                "report schemaVersion \(found) is not supported (this reader knows "
                 + (supported == 1 ? "version 1)" : "versions 1 to \(supported))")
         case .invalid(let message): what = "invalid report: \(message)"
         }

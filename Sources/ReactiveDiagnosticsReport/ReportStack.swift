@@ -125,7 +125,9 @@ extension ReportFrame {
     public static func readable(_ function: String) -> String {
         guard function.hasPrefix("(") else { return function }
         for marker in [") suspend resume partial function for ", ") await resume partial function for "] {
-            if let range = function.range(of: marker), function[function.index(after: function.startIndex)..<range.lowerBound].allSatisfy(\.isNumber) {
+            if let range = function.range(of: marker),
+                function[function.index(after: function.startIndex)..<range.lowerBound].allSatisfy(\.isNumber)
+            {
                 return String(function[range.upperBound...])
             }
         }

@@ -34,7 +34,8 @@ public struct SourceLineStatus: Codable, Sendable, Equatable {
     public var reason: String?
 
     /// Creates a status.
-    public init(state: State, userFrames: Int, resolvedUserFrames: Int, resolver: String? = nil, reason: String? = nil) {
+    public init(state: State, userFrames: Int, resolvedUserFrames: Int, resolver: String? = nil, reason: String? = nil)
+    {
         self.state = state
         self.userFrames = userFrames
         self.resolvedUserFrames = resolvedUserFrames

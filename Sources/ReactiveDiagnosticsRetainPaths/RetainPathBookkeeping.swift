@@ -16,7 +16,8 @@ package enum RetainPathBookkeeping {
         var array: [Element] = []
         array.reserveCapacity(1)
         let storageClass = withUnsafeBytes(of: array) { bytes -> UInt? in
-            guard bytes.count == MemoryLayout<UInt>.size, let object = UnsafeRawPointer(bitPattern: bytes.load(as: UInt.self))
+            guard bytes.count == MemoryLayout<UInt>.size,
+                let object = UnsafeRawPointer(bitPattern: bytes.load(as: UInt.self))
             else { return nil }
             return object.load(as: UInt.self)
         }

@@ -27,8 +27,10 @@ extension RetainPathBuilder {
     /// Looks for what holds each of `anchors` from outside, upward through the objects that
     /// hold it, to a global or static variable; records the variable and the objects on the
     /// way in the path of the same index. One scan of memory per level serves every anchor.
-    func findOutsideHolders(of anchors: [UInt], walker: HeapWalker, deadline: ContinuousClock.Instant,
-                            into paths: inout [ReportRetainPath]) {
+    func findOutsideHolders(
+        of anchors: [UInt], walker: HeapWalker, deadline: ContinuousClock.Instant,
+        into paths: inout [ReportRetainPath]
+    ) {
         var scan = HolderScan(walker: walker, deadline: deadline)
         var searches = anchors.map(HolderSearch.init(anchor:))
         for _ in 0..<Self.holderLevels {
@@ -49,25 +51,30 @@ extension RetainPathBuilder {
         for index in searches.indices {
             if searches[index].unnamed > 0 {
                 paths[index].notes.append(
-                    "\(searches[index].unnamed) reference(s) from image data no symbol names (a runtime's own tables) not taken as the holder")
+                    "\(searches[index].unnamed) reference(s) from image data no symbol names (a runtime's own tables) not taken as the holder"
+                )
             }
             guard !searches[index].found else { continue }
             if scan.reservedBytesSkipped > 0 {
                 paths[index].notes.append(
-                    "\(scan.reservedBytesSkipped >> 30) GiB of reserved address space (a sanitizer's shadow memory?) was not scanned")
+                    "\(scan.reservedBytesSkipped >> 30) GiB of reserved address space (a sanitizer's shadow memory?) was not scanned"
+                )
             }
             if scan.wasCut {
                 paths[index].notes.append("the search for what holds it stopped at the time limit")
             } else if !searches[index].frontier.isEmpty {
-                paths[index].notes.append("the search for what holds it stopped after \(Self.holderLevels) levels of holders")
+                paths[index].notes.append(
+                    "the search for what holds it stopped after \(Self.holderLevels) levels of holders")
             }
         }
     }
 
     /// One level up for one search: a global holder ends it (recorded in `path`), held objects
     /// are the next level's frontier.
-    private func climb(_ search: inout HolderSearch, holders: [UInt: [HolderScan.Holder]], anchor: UInt,
-                       walker: HeapWalker, into path: inout ReportRetainPath) {
+    private func climb(
+        _ search: inout HolderSearch, holders: [UInt: [HolderScan.Holder]], anchor: UInt,
+        walker: HeapWalker, into path: inout ReportRetainPath
+    ) {
         var next: [UInt] = []
         for held in search.frontier {
             for holder in holders[held] ?? [] {
@@ -96,12 +103,16 @@ extension RetainPathBuilder {
     }
 
     /// The steps from a global variable at `global` (which holds `held`) down to the anchor.
-    private func chain(from global: UInt, held: UInt, below: [UInt: UInt], anchor: UInt,
-                       walker: HeapWalker) -> [ReportRetainStep] {
+    private func chain(
+        from global: UInt, held: UInt, below: [UInt: UInt], anchor: UInt,
+        walker: HeapWalker
+    ) -> [ReportRetainStep] {
         let variable = GlobalSymbols.shared.variable(at: global, resolver: resolver)
-        var steps = [ReportRetainStep(
-            type: variable?.type.map(Self.unqualified) ?? objectType(held, walker: walker).name,
-            category: .user)]
+        var steps = [
+            ReportRetainStep(
+                type: variable?.type.map(Self.unqualified) ?? objectType(held, walker: walker).name,
+                category: .user)
+        ]
         var current: UInt? = held
         while let object = current {
             let type = objectType(object, walker: walker)
@@ -112,8 +123,10 @@ extension RetainPathBuilder {
                 isStorage = true
             }
             if !isStorage {
-                steps.append(ReportRetainStep(
-                    type: type.name, module: type.module, category: type.category, isSubscription: object == anchor))
+                steps.append(
+                    ReportRetainStep(
+                        type: type.name, module: type.module, category: type.category, isSubscription: object == anchor)
+                )
             }
             current = object == anchor ? nil : below[object]
         }

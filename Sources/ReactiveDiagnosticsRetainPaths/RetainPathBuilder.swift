@@ -15,8 +15,10 @@ struct RetainPathBuilder {
     /// through llvm-symbolizer): ``Configuration/resolvesSourceLines``.
     let resolvesClosureLines: Bool
 
-    init(limits: RetainPathExplainer.Budget, types: TypeReader = .shared, symbols: ClosureSymbols = .shared,
-         classifier: FrameClassifier = .shared, resolver: SourceLineResolver = .shared, resolvesClosureLines: Bool = true) {
+    init(
+        limits: RetainPathExplainer.Budget, types: TypeReader = .shared, symbols: ClosureSymbols = .shared,
+        classifier: FrameClassifier = .shared, resolver: SourceLineResolver = .shared, resolvesClosureLines: Bool = true
+    ) {
         self.limits = limits
         self.types = types
         self.symbols = symbols
@@ -83,7 +85,8 @@ struct RetainPathBuilder {
         }
         for index in paths.indices {
             let elapsed = pending[index].elapsed + (pending[index].outside != nil ? share : .zero)
-            paths[index].milliseconds = (Double(elapsed.components.attoseconds) / 1e15
+            paths[index].milliseconds =
+                (Double(elapsed.components.attoseconds) / 1e15
                 + Double(elapsed.components.seconds) * 1000).rounded(toPlaces: 3)
         }
         return paths
@@ -101,12 +104,19 @@ struct RetainPathBuilder {
         case .holderOf(let held):
             var scan = HolderScan(walker: walker, deadline: deadline)
             let holders = scan.holders(of: [held])[held] ?? []
-            guard case .object(let holder)? = holders.first(where: { if case .object = $0 { return true } else { return false } })
+            guard
+                case .object(let holder)? = holders.first(where: {
+                    if case .object = $0 { return true } else { return false }
+                })
             else {
-                return (ReportRetainPath(
-                    verdict: .unknown,
-                    notes: ["the subscription's object could not be found (\(scan.bytesScanned / 1_048_576) MB of memory scanned)"]),
-                    nil)
+                return (
+                    ReportRetainPath(
+                        verdict: .unknown,
+                        notes: [
+                            "the subscription's object could not be found (\(scan.bytesScanned / 1_048_576) MB of memory scanned)"
+                        ]),
+                    nil
+                )
             }
             start = holder
         }
@@ -116,8 +126,9 @@ struct RetainPathBuilder {
         let judge = makeJudge()
         let search = CycleSearch(
             walker: walker, judge: judge,
-            limits: CycleSearch.Limits(objects: limits.objects, depth: limits.depth, deadline: deadline))
-            .search(from: start)
+            limits: CycleSearch.Limits(objects: limits.objects, depth: limits.depth, deadline: deadline)
+        )
+        .search(from: start)
         var path = ReportRetainPath(verdict: .notACycle)
         var outside: UInt?
         if let cycle = search.cycle {
@@ -152,7 +163,9 @@ struct RetainPathBuilder {
     // MARK: Types
 
     private func isUserType(_ metadata: UInt) -> Bool {
-        guard category(of: metadata) == .user, let pointer = UnsafeRawPointer(bitPattern: metadata) else { return false }
+        guard category(of: metadata) == .user, let pointer = UnsafeRawPointer(bitPattern: metadata) else {
+            return false
+        }
         return !RetainPathPlumbing.contains(unsafeBitCast(pointer, to: Any.Type.self))
     }
 
@@ -175,20 +188,27 @@ struct RetainPathBuilder {
 
     // MARK: Cycle
 
-    private func steps(of edges: [CycleSearch.Edge], anchor: UInt, walker: HeapWalker,
-                       judge: CycleSearch.Judge) -> [ReportRetainStep] {
+    private func steps(
+        of edges: [CycleSearch.Edge], anchor: UInt, walker: HeapWalker,
+        judge: CycleSearch.Judge
+    ) -> [ReportRetainStep] {
         var entries = edges.map { (object: $0.from, reference: $0.reference) }
         // Start at the owner: the first of the user's objects, else the first holder of a user closure.
         let isUserObject: (UInt) -> Bool = { address in
-            if case .instance(let metadata)? = walker.classifier.classify(address) { return judge.isUserObject(metadata) }
+            if case .instance(let metadata)? = walker.classifier.classify(address) {
+                return judge.isUserObject(metadata)
+            }
             return false
         }
-        let owner = entries.firstIndex { $0.object != anchor && isUserObject($0.object) }
+        let owner =
+            entries.firstIndex { $0.object != anchor && isUserObject($0.object) }
             ?? entries.firstIndex { isUserObject($0.object) }
-            ?? entries.firstIndex { entry in entry.reference.path.contains { step in
-                if case .closure(let function) = step { return judge.isUserClosure(function) }
-                return false
-            } }
+            ?? entries.firstIndex { entry in
+                entry.reference.path.contains { step in
+                    if case .closure(let function) = step { return judge.isUserClosure(function) }
+                    return false
+                }
+            }
             ?? 0
         entries = Array(entries[owner...] + entries[..<owner])
         // An object met twice: drop the detour between its visits (a subscriber and its
@@ -273,8 +293,10 @@ struct RetainPathBuilder {
                 closure = facts
                 links.append(ReportRetainLink(kind: .closure, closure: facts.report))
             case .capture(let index, let count, let type):
-                links.append(ReportRetainLink(
-                    kind: .capture, name: closure?.captureName(index, of: count), type: type == 0 ? nil : types.name(of: type)))
+                links.append(
+                    ReportRetainLink(
+                        kind: .capture, name: closure?.captureName(index, of: count),
+                        type: type == 0 ? nil : types.name(of: type)))
             case .untypedWord:
                 links.append(ReportRetainLink(kind: .untyped))
             }

@@ -44,7 +44,8 @@ package enum RetainPathInspection {
         let references = record.references.map { reference in
             Reference(
                 target: reference.target, strength: "\(reference.strength)",
-                path: reference.path.map(describe).joined(separator: " ") + (reference.declaredType.map { " (\($0))" } ?? ""))
+                path: reference.path.map(describe).joined(separator: " ")
+                    + (reference.declaredType.map { " (\($0))" } ?? ""))
         }
         return (references, walker.notes)
     }

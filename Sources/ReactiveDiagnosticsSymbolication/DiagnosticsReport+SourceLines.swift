@@ -62,7 +62,10 @@ extension DiagnosticsReport {
             fill.problems.append(ImageProblem(path: path, kind: .failed(reason)))
         }
         fill.images = Set(requests.keys).subtracting(batch.failures.keys).count
-        let names = fillFunctions ? Self.demangle(Set(batch.locations.values.compactMap(\.linkageName)), with: demangler, timeout: resolver.timeout) : [:]
+        let names =
+            fillFunctions
+            ? Self.demangle(
+                Set(batch.locations.values.compactMap(\.linkageName)), with: demangler, timeout: resolver.timeout) : [:]
         for index in self.stacks.indices where stacks?.contains(self.stacks[index].id) ?? true {
             for position in self.stacks[index].frames.indices {
                 let frame = self.stacks[index].frames[position]
@@ -70,7 +73,9 @@ extension DiagnosticsReport {
                     let offset = frame.offset.flatMap(Self.parseHex),
                     let location = batch.locations[SourceLineResolver.Key(image: path, returnOffset: offset)]
                 else { continue }
-                if Self.apply(location, names: names, fillFunctions: fillFunctions, to: &self.stacks[index].frames[position]) {
+                if Self.apply(
+                    location, names: names, fillFunctions: fillFunctions, to: &self.stacks[index].frames[position])
+                {
                     fill.resolvedFrames += 1
                 }
             }
@@ -86,7 +91,8 @@ extension DiagnosticsReport {
         } else if !fill.problems.isEmpty {
             reason = fill.notes.joined(separator: "; ")
         } else {
-            reason = "the binaries have no line information for these frames (built without debug information, or stripped?)"
+            reason =
+                "the binaries have no line information for these frames (built without debug information, or stripped?)"
         }
         sourceLines = SourceLineStatus.measure(self, resolver: resolver.description, reason: reason)
     }
@@ -128,14 +134,17 @@ extension DiagnosticsReport {
     }
 
     /// Demangles linkage names in one swift-demangle process.
-    private static func demangle(_ linkage: Set<String>, with demangler: URL?, timeout: TimeInterval) -> [String: String] {
+    private static func demangle(
+        _ linkage: Set<String>, with demangler: URL?, timeout: TimeInterval
+    ) -> [String: String] {
         let names = linkage.sorted()
         guard let demangler, !names.isEmpty else { return [:] }
         let input = Data((names.joined(separator: "\n") + "\n").utf8)
         guard let result = try? Subprocess.run(demangler.path, arguments: [], input: input, timeout: timeout),
             result.status == 0, !result.timedOut, !result.crashed
         else { return [:] }
-        let lines = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: result.standardOutput, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= names.count else { return [:] }
         return Dictionary(uniqueKeysWithValues: zip(names, lines.prefix(names.count).map(String.init)))
     }

@@ -51,10 +51,13 @@ package enum ELFBuildID {
             let type = reader.uint(notes, cursor + 8, 4)
             let nameStart = cursor + 12
             let descriptionStart = nameStart + padded(nameSize)
-            guard nameSize >= 0, descriptionSize >= 0, descriptionStart + descriptionSize <= notes.count else { return nil }
+            guard nameSize >= 0, descriptionSize >= 0, descriptionStart + descriptionSize <= notes.count else {
+                return nil
+            }
             let name = notes[notes.startIndex + nameStart..<notes.startIndex + nameStart + nameSize]
             if type == 3 /* NT_GNU_BUILD_ID */, Array(name) == [0x47, 0x4E, 0x55, 0x00] /* "GNU\0" */ {
-                let bytes = notes[notes.startIndex + descriptionStart..<notes.startIndex + descriptionStart + descriptionSize]
+                let bytes = notes[
+                    notes.startIndex + descriptionStart..<notes.startIndex + descriptionStart + descriptionSize]
                 return hex(bytes)
             }
             cursor = descriptionStart + padded(descriptionSize)

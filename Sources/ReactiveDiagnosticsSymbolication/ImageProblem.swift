@@ -28,16 +28,18 @@ package struct ImageProblem: Error, Equatable, Sendable {
         let missing = problems.filter { $0.kind == .missing }.map(\.path).sorted()
         if let first = missing.first {
             let count = missing.count == 1 ? "1 binary" : "\(missing.count) binaries"
-            notes.append("\(first): not on this machine; file:line not resolved for the frames of \(count)"
-                + (missing.count > 1 ? " (this one first)" : ""))
+            notes.append(
+                "\(first): not on this machine; file:line not resolved for the frames of \(count)"
+                    + (missing.count > 1 ? " (this one first)" : ""))
         }
         for problem in problems.sorted(by: { $0.path < $1.path }) {
             switch problem.kind {
             case .missing:
                 continue
             case .buildIDMismatch(let recorded, let onDisk):
-                notes.append("\(problem.path): build id on disk (\(onDisk ?? "none")) differs from the report's "
-                    + "(\(recorded)): a different binary; its frames keep no file:line")
+                notes.append(
+                    "\(problem.path): build id on disk (\(onDisk ?? "none")) differs from the report's "
+                        + "(\(recorded)): a different binary; its frames keep no file:line")
             case .failed(let reason):
                 notes.append("\(problem.path): \(reason); its frames keep no file:line")
             }

@@ -74,7 +74,8 @@ package final class SourceLineResolver: @unchecked Sendable {
         guard let found = SymbolizerLocator.find("llvm-symbolizer", environment: environment) else {
             return SourceLineResolver(
                 symbolizer: nil,
-                unavailableReason: "llvm-symbolizer was not found beside swift or on PATH (install LLVM, or set \(key))")
+                unavailableReason: "llvm-symbolizer was not found beside swift or on PATH (install LLVM, or set \(key))"
+            )
         }
         return SourceLineResolver(symbolizer: found)
     }
@@ -104,7 +105,9 @@ package final class SourceLineResolver: @unchecked Sendable {
         // LLVMSymbolizer looks each return offset up one byte earlier: offsets lowest+1...returnOffset
         // ask for the addresses lowest...returnOffset-1.
         let offsets = Array((lowest + 1)...returnOffset)
-        guard let found = try? LLVMSymbolizer(executable: symbolizer, timeout: timeout).resolve(image: image, returnOffsets: offsets)
+        guard
+            let found = try? LLVMSymbolizer(executable: symbolizer, timeout: timeout).resolve(
+                image: image, returnOffsets: offsets)
         else { return nil }
         return offsets.reversed().lazy.compactMap { found[$0] }.first { $0.file != nil && $0.line != nil }
     }

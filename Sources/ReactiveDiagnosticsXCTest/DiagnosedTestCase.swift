@@ -46,7 +46,8 @@ open class DiagnosedTestCase: XCTestCase {
     override open func invokeTest() {
         let engine = Self.diagnosticsEngine
         DiagnosticsObserver.shared.activate(for: engine)
-        let checkpoint = TestCaseDiagnostics.begin(self, engine: engine, options: Self.defaultDiagnosticOptions, fallback: nil)
+        let checkpoint = TestCaseDiagnostics.begin(
+            self, engine: engine, options: Self.defaultDiagnosticOptions, fallback: nil)
         engine.trackingUnstructuredTasks(of: checkpoint) {
             super.invokeTest()
         }

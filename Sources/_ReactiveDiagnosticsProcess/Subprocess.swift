@@ -127,7 +127,8 @@ private final class Job: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argumentStrings = argv.map { strdup($0) } + [nil]
-        let environmentStrings = (environment ?? ProcessInfo.processInfo.environment)
+        let environmentStrings =
+            (environment ?? ProcessInfo.processInfo.environment)
             .map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argumentStrings.forEach { free($0) }

@@ -24,11 +24,14 @@ extension CombineAdapterTests {
             let engine = makeEngine()
             var values: [Int] = []
             let outcome = runTest(engine) {
-                _ = ValueAfterCompletionPublisher().diagnosed("after completion", engine: engine).sink { values.append($0) }
+                _ = ValueAfterCompletionPublisher().diagnosed("after completion", engine: engine).sink {
+                    values.append($0)
+                }
             }
             #expect(values == [1], "the stage forwarded the illegal value; the sink ignored it")
-            expectEvidence(onlyFinding(outcome, .valueAfterTermination), engine, kind: .valueAfterTermination,
-                           label: "after completion", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .valueAfterTermination), engine, kind: .valueAfterTermination,
+                label: "after completion", outcome: outcome)
         }
 
         @Test func moreValuesThanRequestedAreFound() {
@@ -55,7 +58,7 @@ extension CombineAdapterTests {
                     received.append(value)
                     if value == 1 {
                         firstInside.signal()
-                        wait(secondDone, "the second thread's delivery")   // hold the first delivery open
+                        wait(secondDone, "the second thread's delivery")  // hold the first delivery open
                     }
                 }
                 onThread(group: bothDone) { upstream.send(1) }
@@ -70,8 +73,9 @@ extension CombineAdapterTests {
             #expect(Set(received.values) == [1, 2])
             let finding = onlyFinding(outcome, .concurrentDelivery)
             expectEvidence(finding, engine, kind: .concurrentDelivery, label: "two threads", outcome: outcome)
-            #expect(finding?.otherThread != nil && finding?.relatedStack.isCaptured == true,
-                    "the first thread adds its side when its delivery ends")
+            #expect(
+                finding?.otherThread != nil && finding?.relatedStack.isCaptured == true,
+                "the first thread adds its side when its delivery ends")
         }
 
         @Test func anAssignToSelfCycleIsALeak() throws {
@@ -84,10 +88,11 @@ extension CombineAdapterTests {
                 names.send("Ada")
                 #expect(model?.name == "Ada", "the cycle keeps the model alive after its last reference is gone")
             }
-            expectEvidence(onlyFinding(outcome, .leakedSubscription), engine, kind: .leakedSubscription,
-                           label: "name", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .leakedSubscription), engine, kind: .leakedSubscription,
+                label: "name", outcome: outcome)
             expectStack(engine, try #require(outcome.findings.first).allocationStack, contains: "ProfileModel.init")
-            names.send(completion: .finished)   // breaks the cycle
+            names.send(completion: .finished)  // breaks the cycle
             #expect(model == nil)
         }
 
@@ -95,14 +100,15 @@ extension CombineAdapterTests {
             let engine = makeEngine()
             let subject = PassthroughSubject<Int, Never>()
             let outcome = runTest(engine) {
-                _ = subject.diagnosed("forgotten", engine: engine).sink { _ in }   // not stored: cancelled at once
+                _ = subject.diagnosed("forgotten", engine: engine).sink { _ in }  // not stored: cancelled at once
                 subject.send(1)
             }
             let finding = onlyFinding(outcome, .prematureCancellation)
             expectEvidence(finding, engine, kind: .prematureCancellation, label: "forgotten", outcome: outcome)
             let cancel = engine.symbolize(try #require(finding).eventStack)
-            #expect(cancel.contains(function: "OpenCombine.AnyCancellable.deinit"),
-                    "the cancel came from \(cancel.frames.compactMap(\.function).prefix(8))")
+            #expect(
+                cancel.contains(function: "OpenCombine.AnyCancellable.deinit"),
+                "the cancel came from \(cancel.frames.compactMap(\.function).prefix(8))")
             #expect(finding?.details["marker"] == "AnyCancellable.deinit")
         }
 
@@ -124,8 +130,9 @@ extension CombineAdapterTests {
                 cancellable = subject.diagnosed("endless", engine: engine).sink { _ in }
                 subject.send(1)
             }
-            expectEvidence(onlyFinding(outcome, .leakedSubscription), engine, kind: .leakedSubscription,
-                           label: "endless", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .leakedSubscription), engine, kind: .leakedSubscription,
+                label: "endless", outcome: outcome)
             cancellable?.cancel()
             #expect(engine.ledger.liveCount(of: .subscription) == 0)
         }
@@ -135,10 +142,11 @@ extension CombineAdapterTests {
             let subject = PassthroughSubject<Int, Never>()
             let delivered = DispatchSemaphore(value: 0)
             let outcome = runTest(engine) {
-                let cancellable = subject
+                let cancellable =
+                    subject
                     .expectDelivery(on: .mainQueue, "profile UI", engine: engine)
                     .sink { _ in delivered.signal() }
-                onBackground { subject.send(1) }   // forgot .receive(on: DispatchQueue.main)
+                onBackground { subject.send(1) }  // forgot .receive(on: DispatchQueue.main)
                 wait(delivered, "the background delivery")
                 cancellable.cancel()
             }

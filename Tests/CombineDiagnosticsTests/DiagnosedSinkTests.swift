@@ -61,7 +61,8 @@ extension CombineAdapterTests {
             weak var captured: Box?
             var cancellables = Set<AnyCancellable>()
             let outcome = runTest(engine) {
-                subscribeCapturingBox(subject.diagnosed("completed", engine: engine), &captured).store(in: &cancellables)
+                subscribeCapturingBox(subject.diagnosed("completed", engine: engine), &captured).store(
+                    in: &cancellables)
                 subject.send(1)
                 #expect(captured?.values == [1])
                 subject.send(completion: .finished)

@@ -29,7 +29,9 @@ extension CombineAdapterTests {
             #expect(recorder.completions.count == 1 && recorder.subscriptionCount == 1)
             #expect(upstream.subscription.cancels == 0)
             #expect(outcome.findings.isEmpty, "\(outcome.findings.map(\.message))")
-            #expect(engine.ledger.liveCount(of: .subscription) == 0 && engine.ledger.registeredCount(of: .subscription) == 1)
+            #expect(
+                engine.ledger.liveCount(of: .subscription) == 0 && engine.ledger.registeredCount(of: .subscription) == 1
+            )
         }
 
         @Test func failuresPassThroughUnchanged() {
@@ -104,7 +106,9 @@ extension CombineAdapterTests {
             let subject = PassthroughSubject<Int, Never>()
             var values: [Int] = []
             let outcome = runTest(engine) {
-                let cancellable = subject.diagnosed("single", contract: .single, engine: engine).sink { values.append($0) }
+                let cancellable = subject.diagnosed("single", contract: .single, engine: engine).sink {
+                    values.append($0)
+                }
                 subject.send(1)
                 subject.send(2)
                 subject.send(completion: .finished)

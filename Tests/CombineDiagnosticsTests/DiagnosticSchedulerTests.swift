@@ -28,7 +28,8 @@ extension CombineAdapterTests {
             timer.cancel()
             clock.advance(by: .seconds(5))
             let summary = scheduler.summary
-            #expect(summary.executed == 5 && summary.cancelled == 1 && summary.pending == 0 && summary.activeRepeating == 0)
+            #expect(
+                summary.executed == 5 && summary.cancelled == 1 && summary.pending == 0 && summary.activeRepeating == 0)
             #expect(summary.latency.count == 5 && summary.duration.count == 5)
             #expect(engine.ledger.liveCount(of: .scheduledAction) == 0 && engine.ledger.liveCount(of: .timer) == 0)
         }
@@ -39,10 +40,11 @@ extension CombineAdapterTests {
             let scheduler = clock.diagnosed("retry backoff", engine: engine)
             let outcome = runTest(engine) {
                 scheduler.schedule(after: scheduler.now.advanced(by: .seconds(30))) {}
-                clock.advance(by: .seconds(10))   // not far enough
+                clock.advance(by: .seconds(10))  // not far enough
             }
-            expectEvidence(onlyFinding(outcome, .pendingAction), engine, kind: .pendingAction, label: "retry backoff",
-                           outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .pendingAction), engine, kind: .pendingAction, label: "retry backoff",
+                outcome: outcome)
             clock.advance(by: .seconds(20))
             #expect(scheduler.summary.pending == 0 && engine.ledger.liveCount(of: .scheduledAction) == 0)
         }
@@ -56,8 +58,9 @@ extension CombineAdapterTests {
             let outcome = runTest(engine) {
                 scheduler.schedule { ran.signal() }
             }
-            expectEvidence(onlyFinding(outcome, .pendingAction), engine, kind: .pendingAction, label: "suspended queue",
-                           outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .pendingAction), engine, kind: .pendingAction, label: "suspended queue",
+                outcome: outcome)
             queue.resume()
             wait(ran, "the action after resume")
             eventually("the action returned") { scheduler.summary.pending == 0 }
@@ -73,8 +76,9 @@ extension CombineAdapterTests {
                 timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
                 clock.advance(by: .seconds(3))
             }
-            expectEvidence(onlyFinding(outcome, .uncancelledTimer), engine, kind: .uncancelledTimer, label: "poll",
-                           outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .uncancelledTimer), engine, kind: .uncancelledTimer, label: "poll",
+                outcome: outcome)
             timer?.cancel()
             #expect(engine.ledger.liveCount(of: .timer) == 0)
         }
@@ -88,8 +92,9 @@ extension CombineAdapterTests {
                 timer = scheduler.schedule(after: scheduler.now, interval: .milliseconds(10)) { ticked.signal() }
                 wait(ticked, "a tick")
             }
-            expectEvidence(onlyFinding(outcome, .uncancelledTimer), engine, kind: .uncancelledTimer, label: "heartbeat",
-                           outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .uncancelledTimer), engine, kind: .uncancelledTimer, label: "heartbeat",
+                outcome: outcome)
             timer?.cancel()
             #expect(engine.ledger.liveCount(of: .timer) == 0 && scheduler.summary.cancelled == 1)
         }
@@ -172,12 +177,13 @@ extension CombineAdapterTests {
             let ran = DispatchSemaphore(value: 0)
             let outcome = runTest(engine) {
                 scheduler.schedule {
-                    Thread.sleep(forTimeInterval: 0.05)   // the work that blocks the queue
+                    Thread.sleep(forTimeInterval: 0.05)  // the work that blocks the queue
                     ran.signal()
                 }
                 wait(ran, "the long action")
             }
-            expectEvidence(onlyFinding(outcome, .longAction), engine, kind: .longAction, label: "worker", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .longAction), engine, kind: .longAction, label: "worker", outcome: outcome)
             #expect(scheduler.summary.longActions == 1)
         }
 
@@ -187,8 +193,8 @@ extension CombineAdapterTests {
             let engine = makeEngine()
             let clock = DispatchQueue.test
             let scheduler = clock.diagnosed("latency", engine: engine)
-            scheduler.schedule {}                                                     // due now
-            scheduler.schedule(after: scheduler.now.advanced(by: .seconds(3600))) {}   // due in an hour
+            scheduler.schedule {}  // due now
+            scheduler.schedule(after: scheduler.now.advanced(by: .seconds(3600))) {}  // due in an hour
             // Wall time passes before the clock is advanced. Long, so that a loaded machine's
             // scheduling delays stay far below it.
             Thread.sleep(forTimeInterval: 0.5)

@@ -15,8 +15,9 @@ extension CombineAdapterTests {
                     _ = ValueAfterCompletionPublisher().sink { _ in }
                 }
             }
-            expectEvidence(onlyFinding(outcome, .valueAfterTermination), engine, kind: .valueAfterTermination,
-                           label: "ValueAfterCompletionPublisher", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .valueAfterTermination), engine, kind: .valueAfterTermination,
+                label: "ValueAfterCompletionPublisher", outcome: outcome)
         }
 
         @Test func moreValuesThanRequestedAreFound() {
@@ -28,8 +29,9 @@ extension CombineAdapterTests {
                 }
             }
             #expect(recorder.values == [1, 2])
-            expectEvidence(onlyFinding(outcome, .demandExceeded), engine, kind: .demandExceeded,
-                           label: "FloodingPublisher", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .demandExceeded), engine, kind: .demandExceeded,
+                label: "FloodingPublisher", outcome: outcome)
         }
 
         @Test func twoThreadsDeliveringAtOnceAreFound() {
@@ -57,7 +59,8 @@ extension CombineAdapterTests {
                 }
             }
             let finding = onlyFinding(outcome, .concurrentDelivery)
-            expectEvidence(finding, engine, kind: .concurrentDelivery, label: "ManualPublisher<Int, Never>", outcome: outcome)
+            expectEvidence(
+                finding, engine, kind: .concurrentDelivery, label: "ManualPublisher<Int, Never>", outcome: outcome)
             #expect(finding?.otherThread != nil)
         }
 
@@ -73,8 +76,9 @@ extension CombineAdapterTests {
                 }
             }
             let finding = onlyFinding(outcome, .leakedSubscription)
-            expectEvidence(finding, engine, kind: .leakedSubscription, label: "PassthroughSubject<String, Never>",
-                           outcome: outcome)
+            expectEvidence(
+                finding, engine, kind: .leakedSubscription, label: "PassthroughSubject<String, Never>",
+                outcome: outcome)
             expectStack(engine, try #require(finding).allocationStack, contains: "ProfileModel.init")
             #expect(model?.name == "Ada")
             names.send(completion: .finished)
@@ -90,11 +94,12 @@ extension CombineAdapterTests {
                     upstream.subscribe(recorder)
                     let subscription = recorder.subscription
                     upstream.send(completion: .finished)
-                    subscription?.request(.max(1))   // a stale subscription, asked again
+                    subscription?.request(.max(1))  // a stale subscription, asked again
                 }
             }
-            expectEvidence(onlyFinding(outcome, .requestAfterTermination), engine, kind: .requestAfterTermination,
-                           label: "ManualPublisher<Int, Never>", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .requestAfterTermination), engine, kind: .requestAfterTermination,
+                label: "ManualPublisher<Int, Never>", outcome: outcome)
         }
 
         @Test func anUnstoredCancellableIsAPrematureCancellation() throws {
@@ -102,15 +107,18 @@ extension CombineAdapterTests {
             let subject = PassthroughSubject<Int, Never>()
             let outcome = instrumented(engine) { _ in
                 runTest(engine) {
-                    _ = subject.map { $0 * 2 }.sink { _ in }   // not stored: cancelled at once
+                    _ = subject.map { $0 * 2 }.sink { _ in }  // not stored: cancelled at once
                     subject.send(1)
                 }
             }
             // One finding for the chain: the stage the released cancellable belonged to.
             let finding = onlyFinding(outcome, .prematureCancellation)
-            expectEvidence(finding, engine, kind: .prematureCancellation, label: "Map<PassthroughSubject<Int, Never>, Int>",
-                           outcome: outcome)
-            #expect(engine.symbolize(try #require(finding).eventStack).contains(function: "OpenCombine.AnyCancellable.deinit"))
+            expectEvidence(
+                finding, engine, kind: .prematureCancellation, label: "Map<PassthroughSubject<Int, Never>, Int>",
+                outcome: outcome)
+            #expect(
+                engine.symbolize(try #require(finding).eventStack).contains(
+                    function: "OpenCombine.AnyCancellable.deinit"))
         }
 
         @Test func aSinkOnAStreamThatNeverEndsIsALeakOfEachStage() throws {
@@ -124,10 +132,14 @@ extension CombineAdapterTests {
                 }
             }
             let leaks = outcome.findings.filter { $0.kind == .leakedSubscription }
-            #expect(Set(leaks.compactMap(\.label)) == ["Map<PassthroughSubject<Int, Never>, Int>", "PassthroughSubject<Int, Never>"])
+            #expect(
+                Set(leaks.compactMap(\.label)) == [
+                    "Map<PassthroughSubject<Int, Never>, Int>", "PassthroughSubject<Int, Never>",
+                ])
             #expect(outcome.findings.count == 2)
             for leak in leaks {
-                expectEvidence(leak, engine, kind: .leakedSubscription, label: try #require(leak.label), outcome: outcome)
+                expectEvidence(
+                    leak, engine, kind: .leakedSubscription, label: try #require(leak.label), outcome: outcome)
             }
             cancellable?.cancel()
             expectNoLiveSubscriptions(engine)

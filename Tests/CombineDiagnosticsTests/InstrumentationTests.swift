@@ -22,10 +22,11 @@ extension CombineAdapterTests {
             }
             #expect(statistics.subscriptionsTracked == 5)
             #expect(engine.ledger.registeredCount(of: .subscription) == 5)
-            #expect(Set(outcome.findings.compactMap(\.label)) == [
-                "Filter<Map<PassthroughSubject<Int, Never>, Int>>", "Map<PassthroughSubject<Int, Never>, Int>",
-                "PassthroughSubject<Int, Never>",
-            ])
+            #expect(
+                Set(outcome.findings.compactMap(\.label)) == [
+                    "Filter<Map<PassthroughSubject<Int, Never>, Int>>", "Map<PassthroughSubject<Int, Never>, Int>",
+                    "PassthroughSubject<Int, Never>",
+                ])
             #expect(outcome.findings.allSatisfy { $0.kind == .leakedSubscription })
             for finding in outcome.findings {
                 expectStack(engine, finding.allocationStack)
@@ -90,7 +91,8 @@ extension CombineAdapterTests {
             // are one subscriber there, with one subscribe call.
             #expect(statistics.diagnosedStagesSkipped == 6)
             #expect(engine.ledger.registeredCount(of: .subscription) == 4)
-            #expect(Set(outcome.findings.compactMap(\.label)) == ["plain", "erased after", "erased before", "deferred"])
+            #expect(
+                Set(outcome.findings.compactMap(\.label)) == ["plain", "erased after", "erased before", "deferred"])
             #expect(outcome.findings.count == 4 && outcome.findings.allSatisfy { $0.kind == .leakedSubscription })
             cancellables.removeAll()
             expectNoLiveSubscriptions(engine)
@@ -124,7 +126,8 @@ extension CombineAdapterTests {
             }
             #expect(statistics.subscriptionsTracked == 1)
             let leak = onlyFinding(outcome, .leakedSubscription)
-            expectEvidence(leak, engine, kind: .leakedSubscription, label: "PassthroughSubject<Int, Never>", outcome: outcome)
+            expectEvidence(
+                leak, engine, kind: .leakedSubscription, label: "PassthroughSubject<Int, Never>", outcome: outcome)
             cancellable?.cancel()
             expectNoLiveSubscriptions(engine)
         }
@@ -137,13 +140,14 @@ extension CombineAdapterTests {
             let outcome = instrumented(engine) { _ in
                 runTest(engine) {
                     first.subscribe(recorder)
-                    second.subscribe(recorder)   // Reactive Streams 2.5: a subscriber takes one subscription
+                    second.subscribe(recorder)  // Reactive Streams 2.5: a subscriber takes one subscription
                     recorder.cancel()
                     first.send(completion: .finished)
                 }
             }
-            expectEvidence(onlyFinding(outcome, .duplicateSubscription), engine, kind: .duplicateSubscription,
-                           label: "PassthroughSubject<Int, Never>", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .duplicateSubscription), engine, kind: .duplicateSubscription,
+                label: "PassthroughSubject<Int, Never>", outcome: outcome)
         }
 
         @Test func aValueBeforeTheSubscriptionIsFound() {
@@ -153,8 +157,9 @@ extension CombineAdapterTests {
                     _ = EagerPublisher().sink { _ in }
                 }
             }
-            expectEvidence(onlyFinding(outcome, .eventBeforeSubscription), engine, kind: .eventBeforeSubscription,
-                           label: "EagerPublisher", outcome: outcome)
+            expectEvidence(
+                onlyFinding(outcome, .eventBeforeSubscription), engine, kind: .eventBeforeSubscription,
+                label: "EagerPublisher", outcome: outcome)
         }
 
         @Test func stopWaitsForDeliveriesInProgressOnOtherThreads() {
@@ -225,7 +230,7 @@ struct EagerPublisher: Publisher {
     typealias Failure = Never
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-        _ = subscriber.receive(0)   // the bug
+        _ = subscriber.receive(0)  // the bug
         subscriber.receive(subscription: RecordingSubscription())
         subscriber.receive(completion: .finished)
     }

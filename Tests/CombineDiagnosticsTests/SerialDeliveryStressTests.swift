@@ -36,17 +36,20 @@ extension CombineAdapterTests {
                 var overlapped = false
                 let inSubscriber = Overlap()
                 let subscribe = {
-                    let published = mode == .diagnosedOperator
+                    let published =
+                        mode == .diagnosedOperator
                         ? upstream.diagnosed("two senders", engine: engine).eraseToAnyPublisher()
                         : upstream.eraseToAnyPublisher()
                     let cancellable = published.sink { _ in inSubscriber.around {} }
                     overlapped = callFromTwoThreads(Self.valuesPerThread) { upstream.send($0) }
                     cancellable.cancel()
                 }
-                let outcome = mode == .instrumentation
+                let outcome =
+                    mode == .instrumentation
                     ? instrumented(engine) { _ in runTest(engine) { subscribe() } }
                     : runTest(engine) { subscribe() }
-                tally.add(outcome.findings.map(engine.latest), overlapped: overlapped, atSubscriber: inSubscriber.happened)
+                tally.add(
+                    outcome.findings.map(engine.latest), overlapped: overlapped, atSubscriber: inSubscriber.happened)
             }
             tally.expect(rate: nil, runs: Self.runs)
         }
@@ -58,7 +61,8 @@ extension CombineAdapterTests {
             let received = Atomic<Int>(0)
             let outcome = runTest(engine) {
                 let run = {
-                    let published = mode == .diagnosedOperator
+                    let published =
+                        mode == .diagnosedOperator
                         ? subject.diagnosed("serial hops", engine: engine).eraseToAnyPublisher()
                         : subject.eraseToAnyPublisher()
                     let cancellable = published.sink { _ in received.add(1, ordering: .relaxed) }

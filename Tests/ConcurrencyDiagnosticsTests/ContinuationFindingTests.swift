@@ -9,12 +9,13 @@ import Testing
         let engine = makeEngine()
         let api = SettingsAPI()
         let outcome = await runTest(engine) {
-            Task { _ = await loadSettings(from: api, engine: engine) }   // the API never calls back
+            Task { _ = await loadSettings(from: api, engine: engine) }  // the API never calls back
             await eventually("the load is waiting") { api.waiting == 1 }
         }
-        api.respond("dark")                                          // let the task end after the check
+        api.respond("dark")  // let the task end after the check
         let finding = onlyFinding(outcome, .callbackNeverCalled)
-        expectEvidence(finding, engine, kind: .callbackNeverCalled, label: "settings", outcome: outcome, function: "loadSettings")
+        expectEvidence(
+            finding, engine, kind: .callbackNeverCalled, label: "settings", outcome: outcome, function: "loadSettings")
         #expect(finding?.resourceKind == .continuation)
     }
 
@@ -38,7 +39,7 @@ import Testing
         let outcome = await runTest(engine) {
             let value = await withDiagnosedContinuation("twice", engine: engine) { continuation in
                 continuation.resume(returning: 1)
-                continuation.resume(returning: 2)            // the runtime would stop the process here
+                continuation.resume(returning: 2)  // the runtime would stop the process here
             }
             #expect(value == 1)
         }
@@ -50,7 +51,9 @@ import Testing
     @Test func aResumeOffTheExpectedExecutorIsFound() async throws {
         let engine = makeEngine()
         let outcome = try await runTest(engine) {
-            let value: String = try await withDiagnosedThrowingContinuation("callback", expecting: .mainQueue, engine: engine) { continuation in
+            let value: String = try await withDiagnosedThrowingContinuation(
+                "callback", expecting: .mainQueue, engine: engine
+            ) { continuation in
                 DispatchQueue.global().async { continuation.resume(returning: "done") }
             }
             #expect(value == "done")

@@ -98,15 +98,16 @@ actor Ledger {
             let executor = DiagnosticSerialExecutor("ledger", engine: engine)
             made = executor
             let ledger = Ledger(executor: executor)
-            Task { await ledger.recompute(blockingFor: release) }   // blocks the actor until released
+            Task { await ledger.recompute(blockingFor: release) }  // blocks the actor until released
             await eventually("the actor is busy") { executor.summary.executed >= 1 }
-            Task { _ = await ledger.append(1) }                      // waits behind it
+            Task { _ = await ledger.append(1) }  // waits behind it
             await eventually("a job is waiting") { executor.summary.scheduled > executor.summary.executed }
         }
         release.signal()
         let findings = outcome.findings.filter { $0.kind == .pendingAction }
-        #expect(!findings.isEmpty && findings.allSatisfy { $0.label == "ledger" && $0.test == outcome.test },
-                "\(outcome.findings.map { engine.describe($0) })")
+        #expect(
+            !findings.isEmpty && findings.allSatisfy { $0.label == "ledger" && $0.test == outcome.test },
+            "\(outcome.findings.map { engine.describe($0) })")
         expectEvidence(findings.first, engine, kind: .pendingAction, label: "ledger", outcome: outcome)
         await eventually("the executor drained") { made?.summary.pending == 0 }
     }
@@ -119,7 +120,7 @@ actor Ledger {
             let (stream, continuation) = AsyncStream.makeDiagnosedStream(
                 "ledger entries", of: Int.self, expecting: .executor(executor), engine: engine)
             #expect(await ledger.append(0))
-            continuation.yield(1)                                    // yielded by the test, not by the actor
+            continuation.yield(1)  // yielded by the test, not by the actor
             continuation.finish()
             #expect(await countElements(of: stream) == 1)
         }

@@ -39,12 +39,13 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
     @Test func aFinishedStreamConsumedByATask() async {
         let engine = makePatientEngine()
         let outcome = await runTest(engine) {
-            let (prices, feed) = AsyncStream.makeDiagnosedStream("prices", of: Int.self, contract: .init(values: 3...3, termination: .required), engine: engine)
+            let (prices, feed) = AsyncStream.makeDiagnosedStream(
+                "prices", of: Int.self, contract: .init(values: 3...3, termination: .required), engine: engine)
             let model = TickerModel(prices: prices)
             let task = model.startCancellable()
             for price in [1, 2, 3] {
                 feed.yield(price)
-                try? await Task.sleep(for: .milliseconds(2))     // the loop waits between prices
+                try? await Task.sleep(for: .milliseconds(2))  // the loop waits between prices
             }
             feed.finish()
             await task.value
@@ -61,7 +62,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
             let task = model.startCancellable()
             feed.yield(1)
             await eventually("the price is shown") { model.price == 1 }
-            task.cancel()                                        // the fix of the classic leak
+            task.cancel()  // the fix of the classic leak
             await task.value
         }
         expectNoFindings(outcome, engine)
@@ -94,7 +95,7 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
             }
             for await value in stream.diagnosed("first even", engine: engine) where value % 2 == 0 {
                 #expect(value == 2)
-                break                                            // the iterator is released: the iteration ends
+                break  // the iterator is released: the iteration ends
             }
             let (plain, feed) = AsyncStream.makeDiagnosedStream("first", of: Int.self, engine: engine)
             feed.yield(1)
@@ -130,9 +131,10 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
             }
             let read = try await readPages(lines)
             #expect(read == ["a", "b"])
-            let ticks = AsyncStream<Void>.diagnosed("ticks", bufferingPolicy: .bufferingNewest(1), engine: engine) { continuation in
+            let ticks = AsyncStream<Void>.diagnosed("ticks", bufferingPolicy: .bufferingNewest(1), engine: engine) {
+                continuation in
                 continuation.yield()
-                continuation.yield()                             // replaces the first: dropped, not an error
+                continuation.yield()  // replaces the first: dropped, not an error
                 continuation.finish()
             }
             #expect(await countElements(of: ticks) == 1)
@@ -185,7 +187,8 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
             await eventually("the load is waiting") { api.waiting == 1 }
             api.respond("dark")
             #expect(await settings == "dark")
-            let main: Int = try await withDiagnosedThrowingContinuation("main", expecting: .mainQueue, engine: engine) { continuation in
+            let main: Int = try await withDiagnosedThrowingContinuation("main", expecting: .mainQueue, engine: engine) {
+                continuation in
                 DispatchQueue.main.async { continuation.resume(returning: 1) }
             }
             #expect(main == 1)
@@ -199,7 +202,9 @@ struct UncheckedSubject<Subject>: @unchecked Sendable {
         let outcome = await runTest(engine) {
             let headlines = ["Swift 6.3 released", "Concurrency checked"].publisher
             var received: [String] = []
-            for await headline in headlines.values.diagnosed("headlines", contract: .init(values: 2...2, termination: .required), engine: engine) {
+            for await headline in headlines.values.diagnosed(
+                "headlines", contract: .init(values: 2...2, termination: .required), engine: engine)
+            {
                 received.append(headline)
             }
             #expect(received.count == 2)
@@ -255,11 +260,12 @@ extension Ledger {
     @Test func aDisabledEngineChecksNothingAndForwardsEverything() async throws {
         let engine = makeEngine { $0.isEnabled = false }
         let outcome = await runTest(engine) {
-            let (stream, continuation) = AsyncStream.makeDiagnosedStream("quotes", of: Int.self, contract: .single, engine: engine)
+            let (stream, continuation) = AsyncStream.makeDiagnosedStream(
+                "quotes", of: Int.self, contract: .single, engine: engine)
             continuation.yield(1)
             continuation.yield(2)
             continuation.finish()
-            continuation.yield(3)                                // after finish: dropped, not reported
+            continuation.yield(3)  // after finish: dropped, not reported
             continuation.finish()
             #expect(await countElements(of: stream) == 2)
             let (plain, feed) = AsyncStream.makeStream(of: Int.self)
@@ -268,7 +274,7 @@ extension Ledger {
             Task.diagnosed("never ends", engine: engine) { _ = await countElements(of: plain) }
             let value = await withDiagnosedContinuation("twice", engine: engine) { continuation in
                 continuation.resume(returning: 1)
-                continuation.resume(returning: 2)                // still dropped: never a crash
+                continuation.resume(returning: 2)  // still dropped: never a crash
             }
             #expect(value == 1)
             try? await Task.sleep(for: .milliseconds(20))

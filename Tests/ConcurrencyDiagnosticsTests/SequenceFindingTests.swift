@@ -9,13 +9,14 @@ import Testing
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let outcome = await runTest(engine) {
             let updates = stream.diagnosed("updates", engine: engine)
-            Task { _ = await countElements(of: updates) }     // nobody finishes the stream or cancels the task
+            Task { _ = await countElements(of: updates) }  // nobody finishes the stream or cancels the task
             continuation.yield(1)
             await waitForIterations(1, in: engine)
         }
         continuation.finish()
         let finding = onlyFinding(outcome, .leakedSubscription)
-        expectEvidence(finding, engine, kind: .leakedSubscription, label: "updates", outcome: outcome, function: "countElements")
+        expectEvidence(
+            finding, engine, kind: .leakedSubscription, label: "updates", outcome: outcome, function: "countElements")
         #expect(finding?.details["relatedStackRole"] == "sequence diagnosed")
         expectStack(engine, finding?.relatedStack ?? .none, contains: "anIterationThatNeverEndsIsALeakAtItsLoop")
     }
@@ -35,7 +36,8 @@ import Testing
             #expect(await first + second == 4)
         }
         let finding = onlyFinding(outcome, .concurrentIteration)
-        expectEvidence(finding, engine, kind: .concurrentIteration, label: "events", outcome: outcome, function: "countElements")
+        expectEvidence(
+            finding, engine, kind: .concurrentIteration, label: "events", outcome: outcome, function: "countElements")
         #expect(finding?.relatedStack.isCaptured == true)
     }
 
@@ -48,7 +50,7 @@ import Testing
             var iterator = stream.diagnosed("polled", engine: engine).makeAsyncIterator()
             #expect(await iterator.next() == 1)
             #expect(await iterator.next() == nil)
-            #expect(await iterator.next() == nil)           // polling a finished sequence: a spinning loop
+            #expect(await iterator.next() == nil)  // polling a finished sequence: a spinning loop
         }
         let finding = onlyFinding(outcome, .requestAfterTermination)
         expectEvidence(finding, engine, kind: .requestAfterTermination, label: "polled", outcome: outcome)
@@ -67,9 +69,12 @@ import Testing
             #expect(await loop.value == 1)
         }
         let findings = outcome.findings.filter { $0.kind == .wrongThread }
-        #expect(findings.map { $0.details["event"] } == ["value", "finished"], "the element and the end, both received off main")
+        #expect(
+            findings.map { $0.details["event"] } == ["value", "finished"],
+            "the element and the end, both received off main")
         // A detached task has no test: the iteration carries the one that diagnosed the sequence.
-        expectEvidence(findings.first, engine, kind: .wrongThread, label: "headlines", outcome: outcome, function: "countElements")
+        expectEvidence(
+            findings.first, engine, kind: .wrongThread, label: "headlines", outcome: outcome, function: "countElements")
     }
 
     @Test func aSequenceThatEndsTooEarlyBreaksItsContract() async throws {
@@ -80,7 +85,8 @@ import Testing
             #expect(await countElements(of: stream.diagnosed("profile", contract: .single, engine: engine)) == 0)
         }
         let finding = onlyFinding(outcome, .contractViolation)
-        expectEvidence(finding, engine, kind: .contractViolation, label: "profile", outcome: outcome, function: "countElements")
+        expectEvidence(
+            finding, engine, kind: .contractViolation, label: "profile", outcome: outcome, function: "countElements")
         #expect(finding?.details["rule"] == "values")
     }
 }

@@ -9,16 +9,18 @@ import Testing
         let engine = makeEngine()
         let (prices, feed) = AsyncStream.makeDiagnosedStream("prices", of: Int.self, engine: engine)
         let outcome = await runTest(engine) {
-            let model = TickerModel(prices: prices)          // the app's code takes a plain AsyncStream<Int>
-            model.start()                                    // Task { for await price in prices { self.update(price) } }
+            let model = TickerModel(prices: prices)  // the app's code takes a plain AsyncStream<Int>
+            model.start()  // Task { for await price in prices { self.update(price) } }
             feed.yield(101)
             await eventually("the model shows the price") { model.price == 101 }
-            await waitForIterations(1, in: engine)          // the loop waits for the next price
+            await waitForIterations(1, in: engine)  // the loop waits for the next price
         }
         feed.finish()
         let finding = onlyFinding(outcome, .leakedSubscription)
         // Allocated where it is iterated: the app's loop, through the chain of async callers.
-        expectEvidence(finding, engine, kind: .leakedSubscription, label: "prices", outcome: outcome, function: "TickerModel.start")
+        expectEvidence(
+            finding, engine, kind: .leakedSubscription, label: "prices", outcome: outcome, function: "TickerModel.start"
+        )
         let leak = try #require(finding)
         #expect(leak.resourceKind == .iteration)
         #expect(leak.details["relatedStackRole"] == "stream created")
@@ -33,7 +35,7 @@ import Testing
             let (stream, continuation) = AsyncStream.makeDiagnosedStream("quotes", of: Int.self, engine: engine)
             continuation.yield(1)
             continuation.finish()
-            let result = continuation.yield(2)               // dropped by AsyncStream without a word
+            let result = continuation.yield(2)  // dropped by AsyncStream without a word
             #expect({ if case .terminated = result { true } else { false } }())
             for await quote in stream {
                 received.mutate { $0.append(quote) }
@@ -65,7 +67,7 @@ import Testing
             let (stream, continuation) = AsyncStream.makeDiagnosedStream("events", of: Int.self, engine: engine)
             let first = Task { await countElements(of: stream) }
             let second = Task { await countElements(of: stream) }
-            await waitForIterations(2, in: engine)          // both loops wait: two consumers of one AsyncStream
+            await waitForIterations(2, in: engine)  // both loops wait: two consumers of one AsyncStream
             for event in 1...4 {
                 continuation.yield(event)
             }
@@ -74,7 +76,8 @@ import Testing
             #expect(total == 4, "each element went to one of the two loops")
         }
         let finding = onlyFinding(outcome, .concurrentIteration)
-        expectEvidence(finding, engine, kind: .concurrentIteration, label: "events", outcome: outcome, function: "countElements")
+        expectEvidence(
+            finding, engine, kind: .concurrentIteration, label: "events", outcome: outcome, function: "countElements")
         #expect(finding?.relatedStack.isCaptured == true, "the other loop's stack")
         #expect(finding?.details["relatedStackRole"] == "other iteration")
     }
@@ -86,7 +89,8 @@ import Testing
         let rounds = 60
         let outcome = await runTest(engine) {
             for round in 0..<rounds {
-                let (stream, continuation) = AsyncStream.makeDiagnosedStream("round \(round)", of: Int.self, engine: engine)
+                let (stream, continuation) = AsyncStream.makeDiagnosedStream(
+                    "round \(round)", of: Int.self, engine: engine)
                 async let first = countElements(of: stream)
                 async let second = countElements(of: stream)
                 await eventually("round \(round): both loops wait") {
@@ -108,9 +112,9 @@ import Testing
             let (stream, continuation) = AsyncStream.makeDiagnosedStream("ticks", of: Int.self, engine: engine)
             let consumer = Task { await countElements(of: stream) }
             try? await Task.sleep(for: .milliseconds(20))
-            consumer.cancel()                                // the stream terminates: its consumer went away
+            consumer.cancel()  // the stream terminates: its consumer went away
             _ = await consumer.value
-            continuation.yield(1)                            // a producer that keeps going
+            continuation.yield(1)  // a producer that keeps going
             continuation.yield(2)
         }
         let finding = onlyFinding(outcome, .valueAfterCancel)
@@ -155,7 +159,7 @@ import Testing
                 "ui events", of: Int.self, expecting: .mainQueue, engine: engine)
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
-                    continuation.yield(1)                    // not on the main queue
+                    continuation.yield(1)  // not on the main queue
                     continuation.finish()
                     done.resume()
                 }
@@ -163,7 +167,8 @@ import Testing
             #expect(await countElements(of: stream) == 1)
         }
         let findings = outcome.findings.filter { $0.kind == .wrongThread }
-        #expect(findings.map { $0.details["event"] } == ["value", "finished"], "the yield and the finish, both off main")
+        #expect(
+            findings.map { $0.details["event"] } == ["value", "finished"], "the yield and the finish, both off main")
         expectEvidence(findings.first, engine, kind: .wrongThread, label: "ui events", outcome: outcome)
         #expect(findings.first?.details["expected"] == "main queue")
     }

@@ -46,21 +46,28 @@ final class QuoteBoard: @unchecked Sendable {
         }
         feed.finish()
         let finding = onlyFinding(outcome, .leakedResource)
-        expectEvidence(finding, engine, kind: .leakedResource, label: "quote updates", outcome: outcome, function: "QuoteBoard.follow")
+        expectEvidence(
+            finding, engine, kind: .leakedResource, label: "quote updates", outcome: outcome,
+            function: "QuoteBoard.follow")
         #expect(finding?.resourceKind == .task)
-        #expect(finding?.message.contains("Its owner, a QuoteBoard, is still alive") == true, "\(finding?.message ?? "")")
+        #expect(
+            finding?.message.contains("Its owner, a QuoteBoard, is still alive") == true, "\(finding?.message ?? "")")
     }
 
     @Test func aTaskThatOutlivedItsOwnerIsNamed() async throws {
         let engine = makeEngine()
         let (quotes, feed) = AsyncStream.makeStream(of: Int.self)
         let outcome = await runTest(engine) {
-            QuoteBoard().followWeakly(quotes, engine: engine)   // the board is released at once
+            QuoteBoard().followWeakly(quotes, engine: engine)  // the board is released at once
         }
         feed.finish()
         let finding = onlyFinding(outcome, .leakedResource)
-        expectEvidence(finding, engine, kind: .leakedResource, label: "quote updates", outcome: outcome, function: "QuoteBoard.followWeakly")
-        #expect(finding?.message.contains("Its owner, a QuoteBoard, is gone: the task outlived it") == true, "\(finding?.message ?? "")")
+        expectEvidence(
+            finding, engine, kind: .leakedResource, label: "quote updates", outcome: outcome,
+            function: "QuoteBoard.followWeakly")
+        #expect(
+            finding?.message.contains("Its owner, a QuoteBoard, is gone: the task outlived it") == true,
+            "\(finding?.message ?? "")")
     }
 
     @Test func aGroupChildStillRunningAtTheEndIsFound() async throws {

@@ -29,23 +29,31 @@ import XCTest
         let testCase = try #require(Test.Case.current)
         try await withKnownIssue {
             try await DiagnosedTrait.diagnosed(engine: engine).provideScope(for: test, testCase: testCase) {
-                let model = TickerModel(prices: prices)     // its task inherits the test's identity
+                let model = TickerModel(prices: prices)  // its task inherits the test's identity
                 model.start()
                 feed.yield(1)
                 await eventually("the price is shown") { model.price == 1 }
                 await waitForIterations(1, in: engine)
             }
-        } matching: { issues.match($0) }
+        } matching: {
+            issues.match($0)
+        }
         feed.finish()
         let issue = try #require(issues.all.first)
         #expect(issues.all.count == 1)
         let comment = issue.comments.first?.rawValue ?? ""
-        #expect(comment.hasPrefix("ReactiveDiagnostics: leakedSubscription [error]: iteration of 'prices' still waiting"), "\(comment)")
-        #expect(comment.contains("closure #1 () async -> () in ConcurrencyDiagnosticsTests.TickerModel.start()"), "\(comment)")
+        #expect(
+            comment.hasPrefix("ReactiveDiagnostics: leakedSubscription [error]: iteration of 'prices' still waiting"),
+            "\(comment)")
+        #expect(
+            comment.contains("closure #1 () async -> () in ConcurrencyDiagnosticsTests.TickerModel.start()"),
+            "\(comment)")
         #expect(comment.contains("  stream created at:\n"), "\(comment)")
         // Placed at the app's `for await` line, read from the async resume point's line table.
         if SourceLineResolver.shared.symbolizer != nil {
-            let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/AppModels.swift").path
+            let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "Support/AppModels.swift"
+            ).path
             let location = try #require(issue.sourceLocation)
             #expect(location.fileID == "ConcurrencyDiagnosticsTests/AppModels.swift")
             #expect(location.line == (try siteLine("ticker loop", in: file)))

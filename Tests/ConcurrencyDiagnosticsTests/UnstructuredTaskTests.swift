@@ -29,14 +29,19 @@ import Testing
         let clock = ClockModel()
         try await withKnownIssue {
             try await inScope(engine) {
-                clock.start()                     // no diagnostics in the app: its own stream, its own Task
+                clock.start()  // no diagnostics in the app: its own stream, its own Task
                 clock.send()
                 await eventually("the clock ticked") { clock.count == 1 }
             }
-        } matching: { issues.match($0) }
+        } matching: {
+            issues.match($0)
+        }
         #expect(issues.all.count == 1)
         let comment = issues.all.first?.comments.first?.rawValue ?? ""
-        #expect(comment.hasPrefix("ReactiveDiagnostics: leakedResource [error]: an unstructured task started during the test"), "\(comment)")
+        #expect(
+            comment.hasPrefix(
+                "ReactiveDiagnostics: leakedResource [error]: an unstructured task started during the test"),
+            "\(comment)")
         let finding = try #require(engine.findings().first)
         #expect(finding.kind == .leakedResource && finding.resourceKind == .task)
         saveDescription(finding, engine)
@@ -50,11 +55,11 @@ import Testing
             clock.startKeepingTheTask()
             clock.send()
             await eventually("the clock ticked") { clock.count == 1 }
-            clock.stop()                          // the fix: keep the task, cancel it
-            let quick = Task { 1 + 1 }            // ends on its own
+            clock.stop()  // the fix: keep the task, cancel it
+            let quick = Task { 1 + 1 }  // ends on its own
             _ = await quick.value
-            Task { try? await Task.sleep(for: .milliseconds(20)) }   // ends within the settle time
-            Task.detached { try? await Task.sleep(for: .seconds(30)) }   // detached: not the test's
+            Task { try? await Task.sleep(for: .milliseconds(20)) }  // ends within the settle time
+            Task.detached { try? await Task.sleep(for: .seconds(30)) }  // detached: not the test's
         }
         #expect(engine.findings().isEmpty, "\(engine.findings().map { engine.describe($0) })")
     }
@@ -69,7 +74,9 @@ import Testing
                 feed.yield(1)
                 await waitForIterations(1, in: engine)
             }
-        } matching: { issues.match($0) }
+        } matching: {
+            issues.match($0)
+        }
         feed.finish()
         #expect(engine.findings().map(\.kind) == [.leakedSubscription], "the iteration explains the task")
     }

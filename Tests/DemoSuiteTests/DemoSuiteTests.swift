@@ -11,14 +11,17 @@ import Testing
 /// (`Tools/test.sh` and CI set it).
 @Suite(
     "Demo suite", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["REACTIVE_DIAGNOSTICS_DEMO_SUITE"] == "1",
-             "set REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 (Tools/test.sh does) to build and run Examples/Demo"))
+    .enabled(
+        if: ProcessInfo.processInfo.environment["REACTIVE_DIAGNOSTICS_DEMO_SUITE"] == "1",
+        "set REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 (Tools/test.sh does) to build and run Examples/Demo"))
 struct DemoSuiteTests {
     static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/Demo")
 
     /// Runs the demo's tests with reports in a fresh directory; returns the status and the reports.
-    func runDemoSuite(fixed: Bool) async throws -> (
+    func runDemoSuite(
+        fixed: Bool
+    ) async throws -> (
         status: Int32, report: DiagnosticsReport, output: String, reports: [DiagnosticsReport]
     ) {
         let reports = try TemporaryDirectory("rd-demo")
@@ -64,8 +67,10 @@ struct DemoSuiteTests {
 
         // Every finding is placed at its source line in the report itself: the leak of refresh()
         // at the `.sink(` that the demo's "Bug:" comment marks.
-        let source = try String(contentsOf: Self.demo.appendingPathComponent("Sources/NewsApp/FeedViewModel.swift"), encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false)
+        let source = try String(
+            contentsOf: Self.demo.appendingPathComponent("Sources/NewsApp/FeedViewModel.swift"), encoding: .utf8
+        )
+        .split(separator: "\n", omittingEmptySubsequences: false)
         let bug = try #require(source.firstIndex { $0.contains("// Bug: the live feed never completes") })
         let sinkLine = try #require(source[bug...].firstIndex { $0.contains(".sink(") }) + 1
         var placed: [String: (file: String, line: Int)] = [:]
@@ -74,19 +79,24 @@ struct DemoSuiteTests {
             let stacks = Dictionary(uniqueKeysWithValues: part.stacks.map { ($0.id, $0) })
             for finding in part.findings {
                 let culprit = FindingPlacement.culprit(of: finding, stacks: { stacks[$0] })
-                #expect(culprit?.frame.file?.contains("/Examples/Demo/") == true, "\(finding.kind): \(String(describing: culprit))")
+                #expect(
+                    culprit?.frame.file?.contains("/Examples/Demo/") == true,
+                    "\(finding.kind): \(String(describing: culprit))")
                 if let culprit, let file = culprit.frame.file, let line = culprit.frame.line {
                     placed["\(finding.kind) @ \(finding.test ?? "?")"] = (file, line)
                 }
             }
         }
-        let feed = try #require(placed["leakedSubscription @ NewsAppTests.FeedViewModelTests/testRefreshShowsTheHeadlines"])
+        let feed = try #require(
+            placed["leakedSubscription @ NewsAppTests.FeedViewModelTests/testRefreshShowsTheHeadlines"])
         #expect(feed.file == Self.demo.appendingPathComponent("Sources/NewsApp/FeedViewModel.swift").path)
         #expect(feed.line == sinkLine)
         // The async twin: the banner's leaked iteration at its `for await` line (an async stack's
         // resume point), in the task the "Bug:" comment marks.
-        let banner = try String(contentsOf: Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift"), encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false)
+        let banner = try String(
+            contentsOf: Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift"), encoding: .utf8
+        )
+        .split(separator: "\n", omittingEmptySubsequences: false)
         let taskBug = try #require(banner.firstIndex { $0.contains("// Bug: a task nobody keeps") })
         let loopLine = try #require(banner[taskBug...].firstIndex { $0.contains("for await") }) + 1
         let loop = try #require(placed["leakedSubscription @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()"])

@@ -35,7 +35,9 @@ struct DiagnosedEffectTests {
         expectEvidence(engine, finding, kind: .callbackCalledTwice, label: "save draft", test: outcome.test)
         expectStack(engine, finding.eventStack, contains: "retryAfterTimeout")
         #expect(finding.details["calls"] == "2")
-        #expect(finding.message == "effect 'save draft' called back 2 times; a one-shot callback must be called exactly once")
+        #expect(
+            finding.message
+                == "effect 'save draft' called back 2 times; a one-shot callback must be called exactly once")
         #expect(finding.thread?.isMainQueue == false)
         #expect(outcome.findings.count == 1, "the first call ended the effect: \(outcome.findings.map(\.kind))")
         #expect(received.all == [.saved(1), .saved(2)], "diagnostics forward what the effect sends")
@@ -111,7 +113,9 @@ struct DiagnosedEffectTests {
         }
         let finding = try onlyFinding(outcome, .wrongThread)
         expectEvidence(engine, finding, kind: .wrongThread, label: "load settings", test: outcome.test)
-        #expect(finding.message.hasPrefix("effect 'load settings' called back on the wrong thread: expected the main queue, was thread "))
+        #expect(
+            finding.message.hasPrefix(
+                "effect 'load settings' called back on the wrong thread: expected the main queue, was thread "))
         #expect(finding.details["expected"] == "main queue")
         #expect(finding.thread?.isMainQueue == false)
         expectStack(engine, finding.eventStack, contains: "anEffectCallingBackOffTheMainQueueIsAWrongThread")

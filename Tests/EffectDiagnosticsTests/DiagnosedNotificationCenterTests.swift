@@ -23,9 +23,10 @@ struct DiagnosedNotificationCenterTests {
         }
 
         func start() {
-            tokens.append(center.addObserver(forName: .sessionExpired, queue: .main, expecting: .mainQueue) {
-                [expirations] _ in expirations.append(MainQueue.isCurrent)
-            })
+            tokens.append(
+                center.addObserver(forName: .sessionExpired, queue: .main, expecting: .mainQueue) {
+                    [expirations] _ in expirations.append(MainQueue.isCurrent)
+                })
         }
 
         func stop() {
@@ -56,7 +57,9 @@ struct DiagnosedNotificationCenterTests {
         let counts = outcome.findings.map { "\($0.label ?? "?") ×\($0.details["count"] ?? "?")" }
         #expect(counts.sorted() == ["SessionExpired ×1", "SessionExpired ×3", "ThemeChanged ×2"])
         let threeAtOneSite = try #require(outcome.findings.first { $0.details["count"] == "3" })
-        #expect(threeAtOneSite.message == "3 notification observers 'SessionExpired' never removed: still registered at the end of the test")
+        #expect(
+            threeAtOneSite.message
+                == "3 notification observers 'SessionExpired' never removed: still registered at the end of the test")
         #expect(Set(outcome.findings.map(\.allocationStack)).count == 3, "three call sites")
         tokens.forEach(diagnosed.removeObserver)
         #expect(engine.ledger.liveCount(of: .observer) == 0)
@@ -131,8 +134,10 @@ struct DiagnosedNotificationCenterTests {
         }
         let finding = try onlyFinding(outcome, .wrongThread)
         expectEvidence(engine, finding, kind: .wrongThread, label: "SessionExpired", test: outcome.test)
-        #expect(finding.message.hasPrefix(
-            "notification 'SessionExpired' was delivered on the wrong thread: its observer expects the main queue, was thread "))
+        #expect(
+            finding.message.hasPrefix(
+                "notification 'SessionExpired' was delivered on the wrong thread: its observer expects the main queue, was thread "
+            ))
         #expect(finding.details["notification"] == "SessionExpired")
         #expect(finding.thread?.isMainQueue == false)
         #expect(deliveredOnMain.all == [false])
@@ -183,7 +188,9 @@ struct DiagnosedNotificationCenterTests {
         let diagnosed = center.diagnosed(engine: engine)
         let deliveries = Recorder<String>()
         let outcome = runTest(engine) {
-            let plain = center.addObserver(forName: .themeChanged, object: nil, queue: nil) { _ in deliveries.append("plain") }
+            let plain = center.addObserver(forName: .themeChanged, object: nil, queue: nil) { _ in
+                deliveries.append("plain")
+            }
             let tracked = diagnosed.addObserver(forName: .themeChanged) { _ in deliveries.append("tracked") }
             diagnosed.removeObserver(tracked)
             diagnosed.removeObserver(tracked)

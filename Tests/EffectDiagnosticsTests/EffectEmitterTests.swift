@@ -147,7 +147,10 @@ struct EffectEmitterTests {
         let finding = try onlyFinding(outcome, .callbackNeverCalled)
         expectEvidence(engine, finding, kind: .callbackNeverCalled, label: "import photos", test: outcome.test)
         #expect(finding.details["reason"] == "released")
-        #expect(finding.message == "effect 'import photos' was released without finishing: it sent 1 action(s) and can never finish now")
+        #expect(
+            finding.message
+                == "effect 'import photos' was released without finishing: it sent 1 action(s) and can never finish now"
+        )
         #expect(outcome.findings.count == 1)
         // Far below the 30 s limit: nothing was waited for (a loaded machine still needs slack).
         #expect(outcome.settleDuration < .seconds(10))

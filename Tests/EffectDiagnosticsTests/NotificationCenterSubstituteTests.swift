@@ -39,7 +39,7 @@ struct NotificationCenterSubstituteTests {
         let follower = ThemeFollower(center: center.diagnosed(engine: engine).asNotificationCenter)
         let outcome = runTest(engine) {
             follower.start()
-            center.post(name: .themeChanged, object: nil)   // posts on the wrapped center reach it
+            center.post(name: .themeChanged, object: nil)  // posts on the wrapped center reach it
         }
         #expect(follower.changes == 1)
         let finding = try #require(outcome.findings.first)

@@ -42,9 +42,11 @@ struct ReportTests {
             let original = try #require(outcome.findings.first { $0.kind.rawValue == kind })
             #expect(finding.fingerprint == engine.fingerprint(of: original))
             let stack = try #require(finding.allocationStack.flatMap { stacks[$0] })
-            #expect(stack.frames.contains {
-                $0.category == .user && $0.function?.contains("findingsAppearInTheReportWithFingerprintsAndSymbolizedStacks") == true
-            })
+            #expect(
+                stack.frames.contains {
+                    $0.category == .user
+                        && $0.function?.contains("findingsAppearInTheReportWithFingerprintsAndSymbolizedStacks") == true
+                })
             #expect(stack.droppedFrames > 0, "the library's own frames are dropped")
         }
         let twice = try #require(report.findings.first { $0.kind == "callbackCalledTwice" })

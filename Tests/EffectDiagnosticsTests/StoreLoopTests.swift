@@ -21,7 +21,9 @@ struct StoreLoopTests {
         #expect(outcome.findings.isEmpty, "\(outcome.findings.map { engine.describe($0) })")
         let state = await MainActor.run { store.state }
         #expect(state.selected == 1 && state.detail == "detail of combine")
-        #expect(state.appliedOnMainQueue == Array(repeating: true, count: 6), "refresh, loaded, select, detailLoaded, refresh, loaded")
+        #expect(
+            state.appliedOnMainQueue == Array(repeating: true, count: 6),
+            "refresh, loaded, select, detailLoaded, refresh, loaded")
         #expect(engine.ledger.registeredCount(of: .callback) == 3)
         #expect(engine.ledger.liveCount(of: .callback) == 0)
         #expect(engine.ledger.liveCount == 0)

@@ -48,7 +48,9 @@ struct WithDiagnosedEffectTests {
         }
         let finding = try onlyFinding(outcome, .wrongThread)
         expectEvidence(engine, finding, kind: .wrongThread, label: "count unread", test: outcome.test)
-        #expect(finding.message.hasPrefix("effect 'count unread' returned its result on the wrong thread: expected the main queue"))
+        #expect(
+            finding.message.hasPrefix(
+                "effect 'count unread' returned its result on the wrong thread: expected the main queue"))
         #expect(outcome.findings.count == 1)
     }
 

@@ -7,7 +7,8 @@ struct BaselineCommandTests {
     @Test("the baseline of the fixture report matches its golden file")
     func golden() throws {
         try withTemporaryDirectory { directory in
-            let run = runTool(["baseline", Fixtures.url("shop-report.json").path, "-o", "baseline.json"], in: directory.path)
+            let run = runTool(
+                ["baseline", Fixtures.url("shop-report.json").path, "-o", "baseline.json"], in: directory.path)
             #expect(run.code == 0)
             #expect(run.stdout.isEmpty)
             #expect(run.stderrLines == ["reactive-diag: accepted 7 fingerprints (8 findings) in baseline.json"])
@@ -26,11 +27,15 @@ struct BaselineCommandTests {
             #expect(baseline.baselineVersion == 1)
             #expect(try baseline.encoded() == data, "encoding is stable")
             #expect(baseline.entries.map(\.kind) == baseline.entries.map(\.kind).sorted())
-            #expect(Set(baseline.entries.map(\.fingerprint)).count == baseline.entries.count, "one entry per fingerprint")
-            #expect(baseline.entries.contains { $0.kind == "uncancelledTimer" } == false, "suppressed findings are not accepted")
+            #expect(
+                Set(baseline.entries.map(\.fingerprint)).count == baseline.entries.count, "one entry per fingerprint")
+            #expect(
+                baseline.entries.contains { $0.kind == "uncancelledTimer" } == false,
+                "suppressed findings are not accepted")
 
             for failOn in ["error", "warning", "info"] {
-                let gate = runTool(["gate"] + reports + ["--baseline", "ci/baseline.json", "--fail-on", failOn], in: directory.path)
+                let gate = runTool(
+                    ["gate"] + reports + ["--baseline", "ci/baseline.json", "--fail-on", failOn], in: directory.path)
                 #expect(gate.code == 0, "--fail-on \(failOn): \(gate.stderr)")
             }
             // Regenerating gives the same bytes (no timestamps, no machine paths).
@@ -45,9 +50,11 @@ struct BaselineCommandTests {
         let report = try ReportFixtures.load("shop-report.json")
         let baseline = Baseline(accepting: report)
         let leak = try #require(baseline.entries.first { $0.kind == "leakedSubscription" })
-        #expect(leak.summary == "error leakedSubscription \"cart.refresh\" at Shop.CartViewModel.bind(to: Shop.CartService) -> () "
-            + "(×2 in 2 tests): A subscription labelled \"cart.refresh\" is still alive at the end of its test: "
-            + "it never completed, failed or was cancelled.")
+        #expect(
+            leak.summary
+                == "error leakedSubscription \"cart.refresh\" at Shop.CartViewModel.bind(to: Shop.CartService) -> () "
+                + "(×2 in 2 tests): A subscription labelled \"cart.refresh\" is still alive at the end of its test: "
+                + "it never completed, failed or was cancelled.")
         #expect(leak.test == "ShopTests.CartViewModelTests.testRefreshCancelsPreviousRequest()")
         #expect(baseline.entries.allSatisfy { !$0.summary.contains("\n") })
     }
@@ -56,10 +63,12 @@ struct BaselineCommandTests {
     func unwritable() throws {
         try withTemporaryDirectory { directory in
             try Data().write(to: directory.appendingPathComponent("file"))
-            let run = runTool(["baseline", Fixtures.url("shop-report.json").path, "-o", "file/baseline.json"], in: directory.path)
+            let run = runTool(
+                ["baseline", Fixtures.url("shop-report.json").path, "-o", "file/baseline.json"], in: directory.path)
             #expect(run.code == 2)
             #expect(run.stderrLines.count == 1)
-            #expect(run.stderrLines.first?.hasPrefix("reactive-diag: file/baseline.json: cannot write the file:") == true)
+            #expect(
+                run.stderrLines.first?.hasPrefix("reactive-diag: file/baseline.json: cannot write the file:") == true)
         }
     }
 }

@@ -32,7 +32,9 @@ struct EndToEndTests {
         #expect(fresh.stdout.isEmpty)
         let clean = try await run(["gate", "shop-report.json", "--fail-on", "longAction"])
         #expect(clean.code == 1, "longAction is not in an absent baseline")
-        let baselineOnly = try await run(["gate", "shop-shard-2.json", "--fail-on", "leakedSubscription", "--baseline", "shop-baseline.json"])
+        let baselineOnly = try await run([
+            "gate", "shop-shard-2.json", "--fail-on", "leakedSubscription", "--baseline", "shop-baseline.json",
+        ])
         #expect(baselineOnly.code == 0)
     }
 
@@ -62,4 +64,3 @@ struct EndToEndTests {
         #expect(result.status == 0)
     }
 }
-

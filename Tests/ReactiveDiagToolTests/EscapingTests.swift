@@ -23,11 +23,16 @@ struct EscapingTests {
             #expect(line.hasPrefix("::error "))
             let properties = line.dropFirst("::error ".count).prefix { $0 != ":" }
             for property in properties.split(separator: ",") {
-                #expect(["file", "line", "col", "title"].contains(property.split(separator: "=").first.map(String.init) ?? ""),
-                        "\(property)")
+                #expect(
+                    ["file", "line", "col", "title"].contains(
+                        property.split(separator: "=").first.map(String.init) ?? ""),
+                    "\(property)")
             }
         }
-        #expect(run.stdout.contains("file=Sources/\"><img src=x onerror=\"document.documentElement.setAttribute('data-pwned'%2C'img')\">.swift"))
+        #expect(
+            run.stdout.contains(
+                "file=Sources/\"><img src=x onerror=\"document.documentElement.setAttribute('data-pwned'%2C'img')\">.swift"
+            ))
     }
 
     @Test("XML text and attributes: entities, and control characters XML 1.0 forbids")
@@ -40,7 +45,8 @@ struct EscapingTests {
     @Test("JUnit of a hostile report is well-formed XML that keeps the strings")
     func junitParses() throws {
         try withTemporaryDirectory { directory in
-            let run = runTool(["gate", Fixtures.url("hostile-report.json").path, "--junit", "j.xml"], in: directory.path)
+            let run = runTool(
+                ["gate", Fixtures.url("hostile-report.json").path, "--junit", "j.xml"], in: directory.path)
             #expect(run.code == 1)
             let document = try XMLDocument(contentsOf: directory.appendingPathComponent("j.xml"))
             let suite = try #require(document.rootElement())
@@ -50,11 +56,19 @@ struct EscapingTests {
             let cases = suite.elements(forName: "testcase")
             #expect(cases.count == 6)
             let names = cases.compactMap { $0.attribute(forName: "name")?.stringValue }
-            #expect(names.contains("leakedSubscription \"<script>document.documentElement.setAttribute('data-pwned','script')</script>\""))
+            #expect(
+                names.contains(
+                    "leakedSubscription \"<script>document.documentElement.setAttribute('data-pwned','script')</script>\""
+                ))
             let classNames = cases.compactMap { $0.attribute(forName: "classname")?.stringValue }
-            #expect(classNames.contains("ShopTests.Hostile\"><img src=x onerror=\"document.documentElement.setAttribute('data-pwned','img')\">"))
+            #expect(
+                classNames.contains(
+                    "ShopTests.Hostile\"><img src=x onerror=\"document.documentElement.setAttribute('data-pwned','img')\">"
+                ))
             let failure = try #require(cases.first?.elements(forName: "failure").first)
-            #expect(failure.stringValue?.contains("allocated at") == true || failure.stringValue?.contains("event at") == true)
+            #expect(
+                failure.stringValue?.contains("allocated at") == true
+                    || failure.stringValue?.contains("event at") == true)
         }
     }
 

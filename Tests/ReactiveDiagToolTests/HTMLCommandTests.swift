@@ -22,9 +22,12 @@ struct HTMLCommandTests {
             }
             #expect(html.contains("default-src 'none'"))
             // The CSP allows exactly the page's script, by its SHA-256.
-            let script = try #require(html.range(of: "<script>").flatMap { start in
-                html.range(of: "</script>", range: start.upperBound..<html.endIndex).map { html[start.upperBound..<$0.lowerBound] }
-            })
+            let script = try #require(
+                html.range(of: "<script>").flatMap { start in
+                    html.range(of: "</script>", range: start.upperBound..<html.endIndex).map {
+                        html[start.upperBound..<$0.lowerBound]
+                    }
+                })
             #expect(html.contains("script-src 'sha256-\(SHA256.base64Digest(of: Array(script.utf8)))'"))
             #expect(html.components(separatedBy: "<script").count == 3, "the data block and the script, nothing else")
         }
@@ -41,7 +44,8 @@ struct HTMLCommandTests {
             let main = histogram[..<(histogram.range(of: "</svg>")?.lowerBound ?? histogram.endIndex)]
             let report = try ReportFixtures.load("shop-report.json")
             let buckets = try #require(report.schedulers.first { $0.label == "main-ui" }).latency.buckets
-            #expect(main.components(separatedBy: "<g class=\"bucket\">").count - 1 == buckets.count, "one bar per bucket")
+            #expect(
+                main.components(separatedBy: "<g class=\"bucket\">").count - 1 == buckets.count, "one bar per bucket")
             #expect(main.contains(">p50</text>") && main.contains(">p99</text>"))
         }
     }
@@ -50,12 +54,18 @@ struct HTMLCommandTests {
     func escaping() throws {
         try withTemporaryDirectory { directory in
             let html = try page("hostile-report.json", in: directory)
-            for payload in ["<script>document", "<img src", "<svg onload", "<iframe", "</script><script>", "<b>wrongThread"] {
+            for payload in [
+                "<script>document", "<img src", "<svg onload", "<iframe", "</script><script>", "<b>wrongThread",
+            ] {
                 #expect(!html.contains(payload), "\(payload) appears only escaped")
             }
-            #expect(html.contains("&lt;script&gt;document.documentElement.setAttribute(&#39;data-pwned&#39;,&#39;script&#39;)"))
+            #expect(
+                html.contains(
+                    "&lt;script&gt;document.documentElement.setAttribute(&#39;data-pwned&#39;,&#39;script&#39;)"))
             #expect(html.contains("\\u003cscript\\u003edocument.documentElement"), "JSON in the data block is escaped")
-            #expect(html.contains("Shop.Repository\\u003cShop.Item\\u003cA\\u003e\\u003e"), "symbols' angle brackets escaped in JSON")
+            #expect(
+                html.contains("Shop.Repository\\u003cShop.Item\\u003cA\\u003e\\u003e"),
+                "symbols' angle brackets escaped in JSON")
             #expect(!html.contains("\u{2028}"), "U+2028 escaped in the data block")
         }
     }
@@ -63,7 +73,9 @@ struct HTMLCommandTests {
     @Test("the escaping helpers")
     func escapingHelpers() {
         #expect(HTMLText.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
-        #expect(HTMLText.scriptJSON("{\"a\":\"</script><!--&\u{2028}\"}") == "{\"a\":\"\\u003c/script\\u003e\\u003c!--\\u0026\\u2028\"}")
+        #expect(
+            HTMLText.scriptJSON("{\"a\":\"</script><!--&\u{2028}\"}")
+                == "{\"a\":\"\\u003c/script\\u003e\\u003c!--\\u0026\\u2028\"}")
     }
 
     @Test("SHA-256 test vectors")
@@ -71,25 +83,33 @@ struct HTMLCommandTests {
         #expect(SHA256.base64Digest(of: []) == "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
         #expect(SHA256.base64Digest(of: Array("abc".utf8)) == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=")
         let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
-        #expect(SHA256.digest(of: long).map { String(format: "%02x", $0) }.joined()
-            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            SHA256.digest(of: long).map { String(format: "%02x", $0) }.joined()
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-        #expect(SHA256.digest(of: million).map { String(format: "%02x", $0) }.joined()
-            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            SHA256.digest(of: million).map { String(format: "%02x", $0) }.joined()
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
 
 /// The page in a real browser: headless Chromium runs its script, and the test reads the DOM.
-@Suite("html in headless Chromium", .serialized, .enabled(if: Chromium.shouldRun,
-    "chromium is not installed (apt-get install -y chromium); with CI set this test fails instead of skipping"))
+@Suite(
+    "html in headless Chromium", .serialized,
+    .enabled(
+        if: Chromium.shouldRun,
+        "chromium is not installed (apt-get install -y chromium); with CI set this test fails instead of skipping"))
 struct HTMLChromiumTests {
     @Test("the findings render with no script error")
     func rendersFindings() async throws {
         try await withTemporaryDirectory { directory in
             let run = runTool(["html", Fixtures.url("shop-report.json").path, "-o", "page.html"], in: directory.path)
             #expect(run.code == 0)
-            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString) else { return }
-            #expect(page.bodyAttribute("data-status") == "ready", "the page's script finished; error: \(page.bodyAttribute("data-error") ?? "none")")
+            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString)
+            else { return }
+            #expect(
+                page.bodyAttribute("data-status") == "ready",
+                "the page's script finished; error: \(page.bodyAttribute("data-error") ?? "none")")
             #expect(page.bodyAttribute("data-error") == nil)
             #expect(page.bodyAttribute("data-groups-total") == "7")
             #expect(page.bodyAttribute("data-groups-rendered") == "7")
@@ -128,16 +148,21 @@ struct HTMLChromiumTests {
     @Test("hostile labels, symbols and test names are shown literally and nothing runs")
     func hostileReport() async throws {
         try await withTemporaryDirectory { directory in
-            let run = runTool(["html", Fixtures.url("hostile-report.json").path, "-o", "page.html"], in: directory.path)
+            let run = runTool(
+                ["html", Fixtures.url("hostile-report.json").path, "-o", "page.html"], in: directory.path)
             #expect(run.code == 0)
-            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString) else { return }
+            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString)
+            else { return }
             #expect(page.bodyAttribute("data-status") == "ready")
             #expect(page.bodyAttribute("data-error") == nil)
             #expect(page.bodyAttribute("data-groups-rendered") == "7")
             // No payload ran: none set the attribute or the title.
             #expect(!page.dom.contains("data-pwned=\""), "no element gained data-pwned")
             #expect(!page.dom.contains("<title>pwned"))
-            #expect(page.dom.contains("<title>ReactiveDiagnostics: Hostile&lt;/script&gt;&lt;script&gt;document.title='pwned'&lt;/script&gt;</title>"))
+            #expect(
+                page.dom.contains(
+                    "<title>ReactiveDiagnostics: Hostile&lt;/script&gt;&lt;script&gt;document.title='pwned'&lt;/script&gt;</title>"
+                ))
             #expect(!page.dom.contains("<img"), "no image element was created")
             #expect(!page.dom.contains("<iframe"), "no frame element was created")
             #expect(!page.dom.contains("<b>"), "no markup from data")

@@ -8,7 +8,8 @@ import Testing
 struct HostileInputTests {
     /// Runs every reading command on `input` and checks the single error line.
     private func expectRejected(
-        _ input: String, in directory: URL, startsWith expected: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ input: String, in directory: URL, startsWith expected: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let commands: [[String]] = [
             ["show", input], ["show", input, "--format", "json"], ["html", input, "-o", "page.html"], ["gate", input],
@@ -18,13 +19,17 @@ struct HostileInputTests {
             let run = runTool(command, in: directory.path)
             #expect(run.code == 2, "\(command.joined(separator: " "))", sourceLocation: sourceLocation)
             #expect(run.stdout.isEmpty, "\(command[0]) wrote nothing on stdout", sourceLocation: sourceLocation)
-            #expect(run.stderrLines.count == 1, "one line from \(command[0]): \(run.stderr)", sourceLocation: sourceLocation)
-            #expect(run.stderr.hasPrefix("reactive-diag: " + expected),
-                    "\(command[0]): \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                run.stderrLines.count == 1, "one line from \(command[0]): \(run.stderr)", sourceLocation: sourceLocation
+            )
+            #expect(
+                run.stderr.hasPrefix("reactive-diag: " + expected),
+                "\(command[0]): \(run.stderr)", sourceLocation: sourceLocation)
         }
         for output in ["page.html", "b.json", "m.json"] {
-            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(output).path),
-                    "no \(output) written", sourceLocation: sourceLocation)
+            #expect(
+                !FileManager.default.fileExists(atPath: directory.appendingPathComponent(output).path),
+                "no \(output) written", sourceLocation: sourceLocation)
         }
     }
 
@@ -36,10 +41,12 @@ struct HostileInputTests {
     func malformed() throws {
         try withTemporaryDirectory { directory in
             try write("{\"schemaVersion\": 1, \"findings\": [}", "malformed.json", in: directory)
-            expectRejected("malformed.json", in: directory, startsWith: "malformed.json: not valid JSON (truncated or corrupt?):")
+            expectRejected(
+                "malformed.json", in: directory, startsWith: "malformed.json: not valid JSON (truncated or corrupt?):")
             let full = try readText(Fixtures.url("shop-report.json"))
             try write(String(full.prefix(full.count / 2)), "truncated.json", in: directory)
-            expectRejected("truncated.json", in: directory, startsWith: "truncated.json: not valid JSON (truncated or corrupt?):")
+            expectRejected(
+                "truncated.json", in: directory, startsWith: "truncated.json: not valid JSON (truncated or corrupt?):")
         }
     }
 
@@ -57,9 +64,12 @@ struct HostileInputTests {
     func wrongVersion() throws {
         try withTemporaryDirectory { directory in
             let full = try readText(Fixtures.url("shop-report.json"))
-            try write(full.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 3"), "v3.json", in: directory)
-            expectRejected("v3.json", in: directory,
-                           startsWith: "v3.json: report schemaVersion 3 is not supported (this reader knows versions 1 to 2)")
+            try write(
+                full.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 3"), "v3.json",
+                in: directory)
+            expectRejected(
+                "v3.json", in: directory,
+                startsWith: "v3.json: report schemaVersion 3 is not supported (this reader knows versions 1 to 2)")
         }
     }
 
@@ -67,11 +77,13 @@ struct HostileInputTests {
     func notAReport() throws {
         try withTemporaryDirectory { directory in
             try write("[1, 2, 3]", "array.json", in: directory)
-            expectRejected("array.json", in: directory,
-                           startsWith: "array.json: not a ReactiveDiagnostics report: the top level is not a JSON object")
+            expectRejected(
+                "array.json", in: directory,
+                startsWith: "array.json: not a ReactiveDiagnostics report: the top level is not a JSON object")
             try write("{\"name\": \"package.json\", \"version\": \"1.0.0\"}", "package.json", in: directory)
-            expectRejected("package.json", in: directory,
-                           startsWith: "package.json: not a ReactiveDiagnostics report: it has no schemaVersion field")
+            expectRejected(
+                "package.json", in: directory,
+                startsWith: "package.json: not a ReactiveDiagnostics report: it has no schemaVersion field")
             try write("{\"schemaVersion\": 1}", "hollow.json", in: directory)
             expectRejected("hollow.json", in: directory, startsWith: "hollow.json: invalid report: missing field")
         }
@@ -81,9 +93,13 @@ struct HostileInputTests {
     func danglingStack() throws {
         try withTemporaryDirectory { directory in
             let full = try readText(Fixtures.url("shop-report.json"))
-            try write(full.replacingOccurrences(of: "\"allocationStack\": 3,", with: "\"allocationStack\": 99,"), "dangling.json", in: directory)
-            expectRejected("dangling.json", in: directory,
-                           startsWith: "dangling.json: invalid report: finding 2 refers to allocationStack 99, which is not in the report")
+            try write(
+                full.replacingOccurrences(of: "\"allocationStack\": 3,", with: "\"allocationStack\": 99,"),
+                "dangling.json", in: directory)
+            expectRejected(
+                "dangling.json", in: directory,
+                startsWith:
+                    "dangling.json: invalid report: finding 2 refers to allocationStack 99, which is not in the report")
         }
     }
 
@@ -92,17 +108,26 @@ struct HostileInputTests {
         try withTemporaryDirectory { directory in
             let full = try readText(Fixtures.url("shop-report.json"))
             let version2 = full.replacingOccurrences(of: "\"schemaVersion\": 1,", with: "\"schemaVersion\": 2,")
-            try write(version2.replacingOccurrences(of: "\"line\": 27,", with: "\"line\": 0,"), "line0.json", in: directory)
+            try write(
+                version2.replacingOccurrences(of: "\"line\": 27,", with: "\"line\": 0,"), "line0.json", in: directory)
             expectRejected("line0.json", in: directory, startsWith: "line0.json: invalid report: stack ")
             func withLines(_ object: String) -> String {
-                version2.replacingOccurrences(of: "\"schemaVersion\": 2,", with: "\"schemaVersion\": 2, \"sourceLines\": \(object),")
+                version2.replacingOccurrences(
+                    of: "\"schemaVersion\": 2,", with: "\"schemaVersion\": 2, \"sourceLines\": \(object),")
             }
-            try write(withLines("{\"state\": \"resolved\", \"userFrames\": 2, \"resolvedUserFrames\": 5}"), "counts.json", in: directory)
-            expectRejected("counts.json", in: directory,
-                           startsWith: "counts.json: invalid report: sourceLines counts 5 resolved of 2 user frames")
-            try write(withLines("{\"state\": \"perfect\", \"userFrames\": 2, \"resolvedUserFrames\": 2}"), "state.json", in: directory)
-            expectRejected("state.json", in: directory,
-                           startsWith: "state.json: invalid report: sourceLines.state 'perfect' is not one of resolved, partial, missing")
+            try write(
+                withLines("{\"state\": \"resolved\", \"userFrames\": 2, \"resolvedUserFrames\": 5}"), "counts.json",
+                in: directory)
+            expectRejected(
+                "counts.json", in: directory,
+                startsWith: "counts.json: invalid report: sourceLines counts 5 resolved of 2 user frames")
+            try write(
+                withLines("{\"state\": \"perfect\", \"userFrames\": 2, \"resolvedUserFrames\": 2}"), "state.json",
+                in: directory)
+            expectRejected(
+                "state.json", in: directory,
+                startsWith:
+                    "state.json: invalid report: sourceLines.state 'perfect' is not one of resolved, partial, missing")
             try write(withLines("[1]"), "shape.json", in: directory)
             expectRejected("shape.json", in: directory, startsWith: "shape.json: invalid report: sourceLines")
         }
@@ -111,7 +136,8 @@ struct HostileInputTests {
     @Test("a directory without reports, a missing file, a directory named as a file")
     func paths() throws {
         try withTemporaryDirectory { directory in
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
             try write("not json", "empty/readme.txt", in: directory)
             expectRejected("empty", in: directory, startsWith: "empty: no reports (*.json files) in the directory")
             expectRejected("missing.json", in: directory, startsWith: "missing.json: no such file or directory")
@@ -122,10 +148,13 @@ struct HostileInputTests {
     func deeplyNested() throws {
         try withTemporaryDirectory { directory in
             try write(String(repeating: "[", count: 200_000), "nested.json", in: directory)
-            expectRejected("nested.json", in: directory,
-                           startsWith: "nested.json: not a ReactiveDiagnostics report: the top level is not a JSON object")
+            expectRejected(
+                "nested.json", in: directory,
+                startsWith: "nested.json: not a ReactiveDiagnostics report: the top level is not a JSON object")
             try write(String(repeating: "{\"a\":", count: 100_000), "objects.json", in: directory)
-            expectRejected("objects.json", in: directory, startsWith: "objects.json: not valid JSON (truncated or corrupt?): nesting deeper")
+            expectRejected(
+                "objects.json", in: directory,
+                startsWith: "objects.json: not valid JSON (truncated or corrupt?): nesting deeper")
         }
     }
 
@@ -156,9 +185,10 @@ struct HostileInputTests {
 
             let limited = runTool(["show", "huge.json", "--max-input-mb", "64"], in: directory.path)
             #expect(limited.code == 2)
-            #expect(limited.stderrLines == [
-                "reactive-diag: huge.json: the file has \(size.intValue) bytes, more than the 67108864-byte limit for a report",
-            ])
+            #expect(
+                limited.stderrLines == [
+                    "reactive-diag: huge.json: the file has \(size.intValue) bytes, more than the 67108864-byte limit for a report"
+                ])
             let truncated = runTool(["gate", "huge.json"], in: directory.path)
             #expect(truncated.code == 2)
             #expect(truncated.stderrLines.count == 1)

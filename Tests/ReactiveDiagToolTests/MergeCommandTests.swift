@@ -5,7 +5,8 @@ import Testing
 
 @Suite("merge")
 struct MergeCommandTests {
-    private func merge(_ names: [String], in directory: URL, output: String = "merged.json") throws -> DiagnosticsReport {
+    private func merge(_ names: [String], in directory: URL, output: String = "merged.json") throws -> DiagnosticsReport
+    {
         let run = runTool(["merge"] + names.map { Fixtures.url($0).path } + ["-o", output], in: directory.path)
         #expect(run.code == 0, "\(run.stderr)")
         return try DiagnosticsReport.load(from: directory.appendingPathComponent(output))
@@ -25,7 +26,9 @@ struct MergeCommandTests {
             #expect(merged.run.startTime == second.run.startTime, "the earliest start")
             #expect(merged.run.endTime == second.run.endTime, "the latest end")
             #expect(merged.findings.map(\.id) == Array(1...11))
-            #expect(merged.findings.map(\.fingerprint) == first.findings.map(\.fingerprint) + second.findings.map(\.fingerprint))
+            #expect(
+                merged.findings.map(\.fingerprint) == first.findings.map(\.fingerprint)
+                    + second.findings.map(\.fingerprint))
         }
     }
 
@@ -35,7 +38,8 @@ struct MergeCommandTests {
             let first = try ReportFixtures.load("shop-report.json")
             let second = try ReportFixtures.load("shop-shard-2.json")
             let merged = try merge(["shop-report.json", "shop-shard-2.json"], in: directory)
-            #expect(merged.stacks.count == first.stacks.count + second.stacks.count - 1, "the cart leak's stack is shared")
+            #expect(
+                merged.stacks.count == first.stacks.count + second.stacks.count - 1, "the cart leak's stack is shared")
             #expect(merged.stacks.map(\.id) == Array(0..<merged.stacks.count))
             #expect(merged.images.count == first.images.count, "same binaries, listed in another order by the shard")
             let leaks = merged.findings.filter { $0.kind == "leakedSubscription" }
@@ -62,10 +66,11 @@ struct MergeCommandTests {
             let cart = merged.ledger.liveAtEnd.filter { $0.label == "cart.refresh" }
             #expect(cart.count == 1, "same kind, label and stack: one site")
             #expect(cart.first?.count == 3)
-            #expect(cart.first?.tests == [
-                "ShopTests.CartViewModelTests.testRefreshCancelsPreviousRequest()",
-                "ShopTests.ImageLoaderTests.testLoadDeliversOnMainQueue()",
-            ])
+            #expect(
+                cart.first?.tests == [
+                    "ShopTests.CartViewModelTests.testRefreshCancelsPreviousRequest()",
+                    "ShopTests.ImageLoaderTests.testLoadDeliversOnMainQueue()",
+                ])
             #expect(merged.ledger.liveAtEnd.reduce(0) { $0 + $1.count } == 6)
         }
     }
@@ -89,7 +94,8 @@ struct MergeCommandTests {
             #expect(Set(ui.latency.buckets.map(\.lowerNanos)).count == ui.latency.buckets.count, "one bucket per range")
             #expect(ui.latency.minNanos == min(a.latency.minNanos, b.latency.minNanos))
             #expect(ui.latency.maxNanos == max(a.latency.maxNanos, b.latency.maxNanos))
-            let mean = (a.latency.meanNanos * Double(a.latency.count) + b.latency.meanNanos * Double(b.latency.count))
+            let mean =
+                (a.latency.meanNanos * Double(a.latency.count) + b.latency.meanNanos * Double(b.latency.count))
                 / Double(a.latency.count + b.latency.count)
             #expect(abs(ui.latency.meanNanos - mean) < 0.001)
             #expect(ui.latency.p50Nanos <= ui.latency.p90Nanos && ui.latency.p90Nanos <= ui.latency.p99Nanos)
@@ -107,11 +113,14 @@ struct MergeCommandTests {
             let count = buckets.reduce(0) { $0 + $1.count }
             return SchedulerSummary(
                 label: "s", scheduled: count, executed: count,
-                latency: LatencySummary(count: count, minNanos: minimum, maxNanos: maximum, meanNanos: 1500,
-                                        p50Nanos: 0, p90Nanos: 0, p99Nanos: 0, buckets: buckets))
+                latency: LatencySummary(
+                    count: count, minNanos: minimum, maxNanos: maximum, meanNanos: 1500,
+                    p50Nanos: 0, p90Nanos: 0, p99Nanos: 0, buckets: buckets))
         }
-        let low = summary([HistogramBucket(lowerNanos: 1024, upperNanos: 1088, count: 90)], minimum: 1030, maximum: 1080)
-        let high = summary([HistogramBucket(lowerNanos: 4096, upperNanos: 4352, count: 10)], minimum: 4100, maximum: 4300)
+        let low = summary(
+            [HistogramBucket(lowerNanos: 1024, upperNanos: 1088, count: 90)], minimum: 1030, maximum: 1080)
+        let high = summary(
+            [HistogramBucket(lowerNanos: 4096, upperNanos: 4352, count: 10)], minimum: 4100, maximum: 4300)
         try withTemporaryDirectory { directory in
             var one = try ReportFixtures.load("shop-shard-2.json")
             one.schedulers = [low]
@@ -154,7 +163,8 @@ struct MergeCommandTests {
     func mergedIsAnInput() throws {
         try withTemporaryDirectory { directory in
             _ = try merge(["shop-report.json"], in: directory, output: "one.json")
-            let again = runTool(["merge", "one.json", Fixtures.url("shop-shard-2.json").path, "-o", "two.json"], in: directory.path)
+            let again = runTool(
+                ["merge", "one.json", Fixtures.url("shop-shard-2.json").path, "-o", "two.json"], in: directory.path)
             #expect(again.code == 0)
             let direct = try merge(["shop-report.json", "shop-shard-2.json"], in: directory, output: "direct.json")
             let nested = try DiagnosticsReport.load(from: directory.appendingPathComponent("two.json"))
@@ -180,12 +190,15 @@ struct MergeCommandTests {
             let fixture = try DiagnosticsReport.load(from: Fixtures.url("shop-report.json"))
             let shards = directory.appendingPathComponent("shards")
             try FileManager.default.createDirectory(at: shards, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Fixtures.url("shop-report.json"), to: shards.appendingPathComponent("a.json"))
+            try FileManager.default.copyItem(
+                at: Fixtures.url("shop-report.json"), to: shards.appendingPathComponent("a.json"))
             try Self.journal(of: fixture).write(to: shards.appendingPathComponent("b.journal.jsonl"))
             let run = runTool(["merge", "shards", "-o", "m.json"], in: directory.path)
             #expect(run.code == 0)
-            #expect(run.stderrLines.first == "reactive-diag: note: shards/b.journal.jsonl: crash journal of a test process that did not finish; "
-                + "its findings are included (partial: no ledger or scheduler statistics)")
+            #expect(
+                run.stderrLines.first
+                    == "reactive-diag: note: shards/b.journal.jsonl: crash journal of a test process that did not finish; "
+                    + "its findings are included (partial: no ledger or scheduler statistics)")
             let merged = try DiagnosticsReport.load(from: directory.appendingPathComponent("m.json"))
             #expect(merged.findings.count == 2 * fixture.findings.count)
             #expect(merged.run.processCount == 2)
@@ -195,7 +208,9 @@ struct MergeCommandTests {
             try Self.journal(of: fixture).write(to: only.appendingPathComponent("c.journal.jsonl"))
             let shown = runTool(["show", "only", "--format", "json"], in: directory.path)
             #expect(shown.code == 0)
-            #expect(shown.stdout.contains("\"completeness\":\"partial\"") || shown.stdout.contains("\"completeness\" : \"partial\""))
+            #expect(
+                shown.stdout.contains("\"completeness\":\"partial\"")
+                    || shown.stdout.contains("\"completeness\" : \"partial\""))
 
             let broken = directory.appendingPathComponent("broken")
             try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
@@ -204,8 +219,10 @@ struct MergeCommandTests {
             try corrupt.write(to: broken.appendingPathComponent("d.journal.jsonl"))
             let rejected = runTool(["show", "broken"], in: directory.path)
             #expect(rejected.code == 2)
-            #expect(rejected.stderrLines.last?.hasPrefix("reactive-diag: broken/d.journal.jsonl: invalid report: line 1:") == true,
-                    "\(rejected.stderrLines)")
+            #expect(
+                rejected.stderrLines.last?.hasPrefix("reactive-diag: broken/d.journal.jsonl: invalid report: line 1:")
+                    == true,
+                "\(rejected.stderrLines)")
         }
     }
 }

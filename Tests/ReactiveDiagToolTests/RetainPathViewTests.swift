@@ -44,10 +44,14 @@ extension HTMLChromiumTests {
         try await withTemporaryDirectory { directory in
             let run = runTool(["html", Fixtures.url("cycle-report.json").path, "-o", "page.html"], in: directory.path)
             #expect(run.code == 0)
-            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString) else { return }
-            #expect(page.bodyAttribute("data-status") == "ready", "error: \(page.bodyAttribute("data-error") ?? "none")")
-            #expect(page.dom.contains("<div class=\"retain-path verdict-cycle\"><h4>why it is still alive</h4><pre>retained by a cycle:"),
-                    "\(page.dom)")
+            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString)
+            else { return }
+            #expect(
+                page.bodyAttribute("data-status") == "ready", "error: \(page.bodyAttribute("data-error") ?? "none")")
+            #expect(
+                page.dom.contains(
+                    "<div class=\"retain-path verdict-cycle\"><h4>why it is still alive</h4><pre>retained by a cycle:"),
+                "\(page.dom)")
             #expect(page.dom.contains(".receiveValue: closure at CartViewModel.swift:42 captures `self` strongly"))
         }
     }

@@ -40,10 +40,11 @@ struct ShowCommandTests {
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
         let headings = text.split(separator: "\n").filter { $0.first?.isNumber == true && $0.contains(". ") }
         let kinds = headings.map { $0.split(separator: " ")[2] }
-        #expect(kinds == [
-            "concurrentDelivery", "leakedSubscription", "pendingAction", "valueAfterTermination", "wrongThread",
-            "longAction", "valueAfterCancel",
-        ])
+        #expect(
+            kinds == [
+                "concurrentDelivery", "leakedSubscription", "pendingAction", "valueAfterTermination", "wrongThread",
+                "longAction", "valueAfterCancel",
+            ])
     }
 
     @Test("filters by kind, test, label and severity; suppressed findings only on request")
@@ -55,7 +56,10 @@ struct ShowCommandTests {
         }
         #expect(try groups(["--kind", "wrongThread,longAction"]).map(\.kind) == ["wrongThread", "longAction"])
         #expect(try groups(["--kind", "wrongThread", "--kind", "longAction"]).count == 2)
-        #expect(try groups(["--label", "image."]).map(\.kind) == ["concurrentDelivery", "valueAfterTermination", "wrongThread"])
+        #expect(
+            try groups(["--label", "image."]).map(\.kind) == [
+                "concurrentDelivery", "valueAfterTermination", "wrongThread",
+            ])
         #expect(try groups(["--severity", "warning"]).allSatisfy { $0.severity != "info" })
         #expect(try groups(["--severity", "error"]).count == 5)
         let cart = try groups(["--test", "CartViewModelTests"])

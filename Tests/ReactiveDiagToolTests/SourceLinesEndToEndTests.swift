@@ -28,7 +28,9 @@ struct SourceLinesEndToEndTests {
         return line
     }
 
-    @Test(.enabled(if: SourceLineResolver.shared.symbolizer != nil, "needs llvm-symbolizer (the Swift toolchain ships it)"))
+    @Test(
+        .enabled(
+            if: SourceLineResolver.shared.symbolizer != nil, "needs llvm-symbolizer (the Swift toolchain ships it)"))
     func everyOutputPlacesTheFindingAtItsLine() async throws {
         let directory = try TemporaryDirectory()
         let engine = quietEngine(settle: .milliseconds(50)) { $0.resolvesSourceLines = true }
@@ -41,7 +43,8 @@ struct SourceLinesEndToEndTests {
         #expect(json["schemaVersion"] as? Int == 2)
         let lines = try #require(json["sourceLines"] as? [String: Any])
         #expect(lines["state"] as? String != "missing", "\(lines)")
-        let finding = try #require((json["findings"] as? [[String: Any]])?.first { $0["kind"] as? String == "leakedSubscription" })
+        let finding = try #require(
+            (json["findings"] as? [[String: Any]])?.first { $0["kind"] as? String == "leakedSubscription" })
         let stackID = try #require(finding["allocationStack"] as? Int)
         let stack = try #require((json["stacks"] as? [[String: Any]])?.first { $0["id"] as? Int == stackID })
         let frame = try #require((stack["frames"] as? [[String: Any]])?.first { $0["category"] as? String == "user" })
@@ -51,8 +54,10 @@ struct SourceLinesEndToEndTests {
 
         // The CI outputs, paths relative to the package root.
         let run = runTool(
-            ["gate", report.path, "--sarif", "out.sarif", "--junit", "out.xml", "--github-annotations",
-             "--source-root", Self.packageRoot.path],
+            [
+                "gate", report.path, "--sarif", "out.sarif", "--junit", "out.xml", "--github-annotations",
+                "--source-root", Self.packageRoot.path,
+            ],
             environment: ["PATH": ""], in: directory.url.path)
         #expect(run.code == 1)
         let sarif = try Data(contentsOf: directory.url.appendingPathComponent("out.sarif"))
@@ -61,7 +66,8 @@ struct SourceLinesEndToEndTests {
         }
         let log = try #require(try JSONSerialization.jsonObject(with: sarif) as? [String: Any])
         let result = try #require(((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
-        let physical = try #require(((result["locations"] as? [[String: Any]])?.first)?["physicalLocation"] as? [String: Any])
+        let physical = try #require(
+            ((result["locations"] as? [[String: Any]])?.first)?["physicalLocation"] as? [String: Any])
         #expect((physical["artifactLocation"] as? [String: Any])?["uri"] as? String == Self.thisFile)
         #expect((physical["artifactLocation"] as? [String: Any])?["uriBaseId"] as? String == "SRCROOT")
         #expect((physical["region"] as? [String: Any])?["startLine"] as? Int == line)
@@ -87,7 +93,8 @@ struct SourceLinesEndToEndTests {
         configuration.writesReport = false
         configuration.printsSummary = false
         configuration.settleTime = .milliseconds(50)
-        let blind = SourceLineResolver(symbolizer: nil, unavailableReason: "llvm-symbolizer was not found beside swift or on PATH")
+        let blind = SourceLineResolver(
+            symbolizer: nil, unavailableReason: "llvm-symbolizer was not found beside swift or on PATH")
         let engine = DiagnosticsEngine(configuration: configuration, sourceLineResolver: blind)
         let line = leak(in: engine)
         let path = directory.url.appendingPathComponent("report.json").path

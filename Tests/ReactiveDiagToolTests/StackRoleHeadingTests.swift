@@ -21,7 +21,8 @@ struct StackRoleHeadingTests {
     static var report: DiagnosticsReport {
         let leak = ReportFinding(
             id: 0, kind: "leakedSubscription", severity: .error, message: "iteration of 'prices' still waiting",
-            label: "prices", resourceKind: "iteration", test: "TickerTests.showsPrices()", fingerprint: "1111111111111111",
+            label: "prices", resourceKind: "iteration", test: "TickerTests.showsPrices()",
+            fingerprint: "1111111111111111",
             policy: "fail", allocationStack: 0, relatedStack: 1,
             details: ["count": "1", "resourceKind": "iteration", ReportFinding.relatedStackRoleKey: "stream created"])
         let delivery = ReportFinding(
@@ -30,7 +31,9 @@ struct StackRoleHeadingTests {
             eventStack: 0, relatedStack: 1, thread: ReportThread(id: 7, name: "worker", isMainQueue: false),
             otherThread: ReportThread(id: 8, name: "other", isMainQueue: false))
         return DiagnosticsReport(
-            run: RunInfo(processName: "p", processID: 1, startTime: Date(timeIntervalSince1970: 0), endTime: Date(timeIntervalSince1970: 1)),
+            run: RunInfo(
+                processName: "p", processID: 1, startTime: Date(timeIntervalSince1970: 0),
+                endTime: Date(timeIntervalSince1970: 1)),
             findings: [leak, delivery],
             stacks: [ReportStack(id: 0, frames: [loop]), ReportStack(id: 1, frames: [creation])])
     }
@@ -40,7 +43,10 @@ struct StackRoleHeadingTests {
         let report = Self.report
         let stacks = Dictionary(uniqueKeysWithValues: report.stacks.map { ($0.id, $0) })
         let leak = FindingText.describe(report.findings[0], stack: { stacks[$0] }, imagePath: { _ in nil })
-        #expect(leak.contains("\n  allocated at:\n    closure #1 in App.TickerModel.start()\n  stream created at:\n    AppTests."), "\(leak)")
+        #expect(
+            leak.contains(
+                "\n  allocated at:\n    closure #1 in App.TickerModel.start()\n  stream created at:\n    AppTests."),
+            "\(leak)")
         let delivery = FindingText.describe(report.findings[1], stack: { stacks[$0] }, imagePath: { _ in nil })
         #expect(delivery.contains("\n  event at (thread 7 \"worker\"):\n"), "\(delivery)")
         #expect(delivery.contains("\n  other delivery at (thread 8 \"other\"):\n"), "\(delivery)")
@@ -59,10 +65,13 @@ struct StackRoleHeadingTests {
             let json = runTool(["show", "r.json", "--format", "json"], in: directory.path)
             let view = try JSONDecoder().decode(ReportView.self, from: Data(json.stdout.utf8))
             let headings = view.groups.flatMap { $0.stacks.map(\.heading) }
-            #expect(headings.contains("stream created at") && headings.contains("other delivery at (thread 8 \"other\")"), "\(headings)")
+            #expect(
+                headings.contains("stream created at") && headings.contains("other delivery at (thread 8 \"other\")"),
+                "\(headings)")
 
             let gate = runTool(
-                ["gate", "r.json", "--source-root", "/src/app", "--junit", "junit.xml", "--sarif", "r.sarif"], in: directory.path)
+                ["gate", "r.json", "--source-root", "/src/app", "--junit", "junit.xml", "--sarif", "r.sarif"],
+                in: directory.path)
             #expect(gate.code == 1)
             let junit = try String(contentsOf: directory.appendingPathComponent("junit.xml"), encoding: .utf8)
             #expect(junit.contains("stream created at:"), "\(junit)")

@@ -72,13 +72,17 @@ private struct SampleBinary {
         let source = directory.appendingPathComponent("sample.c")
         try Data(Self.source.utf8).write(to: source)
         let binary = directory.appendingPathComponent("sample").path
-        let compile = try await run(try #require(compiler), [
-            "-g", "-O0", "-fPIE", "-pie", "-Wl,--build-id=0x\(buildID)", "-o", binary, source.path,
-        ])
+        let compile = try await run(
+            try #require(compiler),
+            [
+                "-g", "-O0", "-fPIE", "-pie", "-Wl,--build-id=0x\(buildID)", "-o", binary, source.path,
+            ])
         #expect(compile.status == 0, "the compiler failed: \(compile.output)")
         let output = try await run(binary, [])
         #expect(output.status == 0)
-        let offsets = output.output.split(separator: " ").compactMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) }
+        let offsets = output.output.split(separator: " ").compactMap {
+            UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16)
+        }
         #expect(offsets.count == 2)
         return SampleBinary(path: binary, targetOffset: offsets.first ?? 0, swiftLikeOffset: offsets.last ?? 0)
     }
@@ -92,19 +96,23 @@ private struct SampleBinary {
     /// function's first byte), into the same path with a wrong build id, and into a missing binary.
     func report() -> DiagnosticsReport {
         let frames = [
-            ReportFrame(address: "0x55550000\(String(targetOffset + 1, radix: 16))", image: 0,
-                        offset: "0x" + String(targetOffset + 1, radix: 16), category: .user),
-            ReportFrame(address: "0x55550000\(String(swiftLikeOffset + 1, radix: 16))", image: 0,
-                        offset: "0x" + String(swiftLikeOffset + 1, radix: 16), category: .user),
+            ReportFrame(
+                address: "0x55550000\(String(targetOffset + 1, radix: 16))", image: 0,
+                offset: "0x" + String(targetOffset + 1, radix: 16), category: .user),
+            ReportFrame(
+                address: "0x55550000\(String(swiftLikeOffset + 1, radix: 16))", image: 0,
+                offset: "0x" + String(swiftLikeOffset + 1, radix: 16), category: .user),
             ReportFrame(address: "0x7f0000001234", image: 1, offset: "0x1234", function: "rebuilt()", category: .user),
-            ReportFrame(address: "0x7f0000005678", image: 2, offset: "0x5678", function: "elsewhere()", category: .system),
+            ReportFrame(
+                address: "0x7f0000005678", image: 2, offset: "0x5678", function: "elsewhere()", category: .system),
         ]
         let finding = ReportFinding(
             id: 1, kind: "leakedSubscription", severity: .error, message: "leaked", label: "sample",
             test: "SampleTests.testLeak()", fingerprint: "00112233445566ff", policy: "fail", allocationStack: 0)
         return DiagnosticsReport(
-            run: RunInfo(processName: "sample", processID: 1, startTime: Date(timeIntervalSince1970: 0),
-                         endTime: Date(timeIntervalSince1970: 1)),
+            run: RunInfo(
+                processName: "sample", processID: 1, startTime: Date(timeIntervalSince1970: 0),
+                endTime: Date(timeIntervalSince1970: 1)),
             findings: [finding], stacks: [ReportStack(id: 0, frames: frames)],
             images: [
                 ReportImage(id: 0, path: path, buildID: Self.buildID),
@@ -114,8 +122,11 @@ private struct SampleBinary {
     }
 }
 
-@Suite("symbolization", .enabled(if: SampleBinary.compiler != nil && SampleBinary.symbolizer != nil,
-    "needs a C compiler and llvm-symbolizer (the Swift toolchain ships both)"))
+@Suite(
+    "symbolization",
+    .enabled(
+        if: SampleBinary.compiler != nil && SampleBinary.symbolizer != nil,
+        "needs a C compiler and llvm-symbolizer (the Swift toolchain ships both)"))
 struct SymbolizationTests {
     private var symbolizerPATH: String {
         let directories = [SampleBinary.symbolizer, SampleBinary.tool(named: "swift-demangle")]
@@ -141,13 +152,21 @@ struct SymbolizationTests {
         try await withTemporaryDirectory { directory in
             let binary = try await SampleBinary.build(in: directory)
             try ReportFixtures.write(binary.report(), to: directory.appendingPathComponent("report.json"))
-            let run = runTool(["symbolize", "report.json", "-o", "symbolized.json"],
-                              environment: ["PATH": symbolizerPATH], in: directory.path)
+            let run = runTool(
+                ["symbolize", "report.json", "-o", "symbolized.json"],
+                environment: ["PATH": symbolizerPATH], in: directory.path)
             #expect(run.code == 0, "\(run.stderr)")
-            #expect(run.stderrLines.contains(
-                "reactive-diag: note: /nonexistent/libgone.so: not on this machine; file:line not resolved for the frames of 1 binary"))
-            #expect(run.stderrLines.contains { $0.contains("build id on disk (\(SampleBinary.buildID)) differs from the report's (ffff") })
-            #expect(run.stderrLines.last == "reactive-diag: resolved file:line for 2 of 4 frames in 1 binary; wrote symbolized.json")
+            #expect(
+                run.stderrLines.contains(
+                    "reactive-diag: note: /nonexistent/libgone.so: not on this machine; file:line not resolved for the frames of 1 binary"
+                ))
+            #expect(
+                run.stderrLines.contains {
+                    $0.contains("build id on disk (\(SampleBinary.buildID)) differs from the report's (ffff")
+                })
+            #expect(
+                run.stderrLines.last
+                    == "reactive-diag: resolved file:line for 2 of 4 frames in 1 binary; wrote symbolized.json")
 
             let report = try DiagnosticsReport.load(from: directory.appendingPathComponent("symbolized.json"))
             let frames = report.stacks[0].frames
@@ -178,7 +197,8 @@ struct SymbolizationTests {
             #expect(!without.stdout.contains("sample.c:"))
             #expect(without.stdout.contains("(sample +0x"), "the image and offset instead")
             #expect(without.stderr.isEmpty)
-            let disabled = runTool(["show", "report.json", "--no-symbolize"], environment: ["PATH": symbolizerPATH], in: directory.path)
+            let disabled = runTool(
+                ["show", "report.json", "--no-symbolize"], environment: ["PATH": symbolizerPATH], in: directory.path)
             #expect(!disabled.stdout.contains("sample.c:"))
         }
     }
@@ -192,8 +212,11 @@ struct SymbolizationTests {
             try Data("#!/bin/sh\nexec sleep 30\n".utf8).write(to: hanging)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hanging.path)
             let started = Date()
-            let run = runTool(["symbolize", "report.json", "-o", "out.json", "--symbolizer", hanging.path,
-                               "--symbolizer-timeout", "1"], environment: ["PATH": ""], in: directory.path)
+            let run = runTool(
+                [
+                    "symbolize", "report.json", "-o", "out.json", "--symbolizer", hanging.path,
+                    "--symbolizer-timeout", "1",
+                ], environment: ["PATH": ""], in: directory.path)
             #expect(run.code == 0)
             #expect(Date().timeIntervalSince(started) < 20)
             #expect(run.stderr.contains("took longer than 1 s and was stopped"))
@@ -205,23 +228,29 @@ struct SymbolizationTests {
 struct SymbolizerAbsentTests {
     @Test("symbolize without llvm-symbolizer is exit 2 with one line")
     func missingSymbolizer() throws {
-        let run = runTool(["symbolize", "shop-report.json", "-o", "/tmp/never-written.json"], environment: ["PATH": ""])
+        let run = runTool(
+            ["symbolize", "shop-report.json", "-o", "/tmp/never-written.json"], environment: ["PATH": ""])
         #expect(run.code == 2)
-        #expect(run.stderrLines == [
-            "reactive-diag: llvm-symbolizer: not found on PATH; install LLVM (the Swift toolchain ships it) or pass --symbolizer PATH",
+        #expect(
+            run.stderrLines == [
+                "reactive-diag: llvm-symbolizer: not found on PATH; install LLVM (the Swift toolchain ships it) or pass --symbolizer PATH"
+            ])
+        let explicit = runTool([
+            "symbolize", "shop-report.json", "-o", "x.json", "--symbolizer", "/nonexistent/llvm-symbolizer",
         ])
-        let explicit = runTool(["symbolize", "shop-report.json", "-o", "x.json", "--symbolizer", "/nonexistent/llvm-symbolizer"])
         #expect(explicit.code == 2)
-        #expect(explicit.stderrLines == ["reactive-diag: /nonexistent/llvm-symbolizer: not an executable llvm-symbolizer"])
+        #expect(
+            explicit.stderrLines == ["reactive-diag: /nonexistent/llvm-symbolizer: not an executable llvm-symbolizer"])
     }
 
     @Test("llvm-symbolizer output is parsed per address, files with colons included")
     func parsing() {
         let output = "target_function\n/src/a.c:5:0\n\n??\n??:0:0\n\n_Z3foov\n/src/odd:name.c:12:7\n\n"
-        #expect(LLVMSymbolizer.parse(output) == [
-            LLVMSymbolizer.Location(linkageName: "target_function", file: "/src/a.c", line: 5),
-            LLVMSymbolizer.Location(),
-            LLVMSymbolizer.Location(linkageName: "_Z3foov", file: "/src/odd:name.c", line: 12, column: 7),
-        ])
+        #expect(
+            LLVMSymbolizer.parse(output) == [
+                LLVMSymbolizer.Location(linkageName: "target_function", file: "/src/a.c", line: 5),
+                LLVMSymbolizer.Location(),
+                LLVMSymbolizer.Location(linkageName: "_Z3foov", file: "/src/odd:name.c", line: 12, column: 7),
+            ])
     }
 }

@@ -12,9 +12,10 @@ struct FastJSONTests {
         report.findings[0].details = ["z": "last", "a": "first", "emoji": "🚀"]
         report.findings[0].otherThread = ReportThread(id: UInt64.max, name: nil, isMainQueue: false)
         report.findings[0].time = 0.000123
-        report.findings.append(ReportFinding(
-            id: 2, kind: "valueAfterCancel", severity: .info, message: "m", fingerprint: "fedcba9876543210",
-            policy: "record", time: 12, details: [:]))
+        report.findings.append(
+            ReportFinding(
+                id: 2, kind: "valueAfterCancel", severity: .info, message: "m", fingerprint: "fedcba9876543210",
+                policy: "record", time: 12, details: [:]))
         report.schedulers[0].latency = LatencySummary(
             count: 3, minNanos: 1, maxNanos: 9_000_000_000, meanNanos: 1234.5, p50Nanos: 2, p90Nanos: 3, p99Nanos: 4,
             buckets: [HistogramBucket(lowerNanos: 0, upperNanos: 16, count: 3)])
@@ -64,11 +65,15 @@ struct FastJSONTests {
         let theirs = try JSONSerialization.jsonObject(with: Self.codableEncoded(Self.tricky)) as? NSDictionary
         #expect(ours == theirs)
         let text = String(decoding: try Self.tricky.encoded(), as: UTF8.self)
-        #expect(text.hasPrefix("{\"droppedFindings\":7,\"findings\":[{\"allocationStack\":1,\"details\":{\"a\":\"first\",\"emoji\":\"🚀\",\"z\":\"last\"}"))
+        #expect(
+            text.hasPrefix(
+                "{\"droppedFindings\":7,\"findings\":[{\"allocationStack\":1,\"details\":{\"a\":\"first\",\"emoji\":\"🚀\",\"z\":\"last\"}"
+            ))
     }
 
     @Test func readerAcceptsNullsUnknownMembersAndEscapes() throws {
-        var object = try #require(try JSONSerialization.jsonObject(with: ReportCodingTests.sample.encoded()) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: ReportCodingTests.sample.encoded()) as? [String: Any])
         object["futureField"] = ["nested": [1, 2, ["deep": true]], "text": "x"]
         var finding = try #require((object["findings"] as? [[String: Any]])?.first)
         finding["label"] = NSNull()
@@ -87,13 +92,19 @@ struct FastJSONTests {
 
     @Test(arguments: [
         (#"{"schemaVersion":1,"#, "not valid JSON (truncated or corrupt?): unexpected end of input"),
-        (#"{"schemaVersion":1} trailing"#, "not valid JSON (truncated or corrupt?): unexpected content after the report"),
+        (
+            #"{"schemaVersion":1} trailing"#,
+            "not valid JSON (truncated or corrupt?): unexpected content after the report"
+        ),
         (#"{"schemaVersion":1,"x":"\q"}"#, "not valid JSON (truncated or corrupt?): invalid escape"),
         (#"{"schemaVersion":1.5}"#, "not a ReactiveDiagnostics report: schemaVersion is not a number"),
         (#"{"schemaVersion":1 "x":2}"#, "not valid JSON (truncated or corrupt?): expected ',' or '}'"),
         ("\"just a string\"", "not a ReactiveDiagnostics report: the top level is not a JSON object"),
         (#"{"schemaVersion":99999999999999999999}"#, "not a ReactiveDiagnostics report: schemaVersion is not a number"),
-        (#"{"schemaVersion":2,"x":1,"schemaVersion":1}"#, "not a ReactiveDiagnostics report: schemaVersion appears more than once"),
+        (
+            #"{"schemaVersion":2,"x":1,"schemaVersion":1}"#,
+            "not a ReactiveDiagnostics report: schemaVersion appears more than once"
+        ),
     ])
     func syntaxErrorsAreNamed(input: String, expected: String) throws {
         do {
@@ -107,10 +118,23 @@ struct FastJSONTests {
     @Test func wrongTypesNameTheirPath() throws {
         let text = String(decoding: try ReportCodingTests.sample.encoded(), as: UTF8.self)
         let cases = [
-            (text.replacingOccurrences(of: "\"processID\":42", with: "\"processID\":\"42\""), "run.processID is not a number"),
-            (text.replacingOccurrences(of: "\"count\":1,\"kind\"", with: "\"count\":-1,\"kind\""), "a live subscription has a negative count"),
-            (text.replacingOccurrences(of: "\"category\":\"user\"", with: "\"category\":\"alien\""), "stacks[0].frames[0].category 'alien' is not one of user, framework, system, diagnostics"),
-            (text.replacingOccurrences(of: "\"startTime\":\"2023-11-14T22:13:20.250Z\"", with: "\"startTime\":\"soon\""), "run.startTime 'soon' is not an ISO 8601 date"),
+            (
+                text.replacingOccurrences(of: "\"processID\":42", with: "\"processID\":\"42\""),
+                "run.processID is not a number"
+            ),
+            (
+                text.replacingOccurrences(of: "\"count\":1,\"kind\"", with: "\"count\":-1,\"kind\""),
+                "a live subscription has a negative count"
+            ),
+            (
+                text.replacingOccurrences(of: "\"category\":\"user\"", with: "\"category\":\"alien\""),
+                "stacks[0].frames[0].category 'alien' is not one of user, framework, system, diagnostics"
+            ),
+            (
+                text.replacingOccurrences(
+                    of: "\"startTime\":\"2023-11-14T22:13:20.250Z\"", with: "\"startTime\":\"soon\""),
+                "run.startTime 'soon' is not an ISO 8601 date"
+            ),
         ]
         for (input, expected) in cases {
             #expect(throws: ReportError(source: "f.json", reason: .invalid(expected))) {

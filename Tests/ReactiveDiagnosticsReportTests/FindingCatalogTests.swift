@@ -28,7 +28,9 @@ struct FindingCatalogTests {
     func section(_ name: String) throws -> (description: String, causes: String, fix: String)? {
         let text = try String(contentsOf: Self.guide, encoding: .utf8)
         guard let start = text.range(of: "\n## \(name)\n") else { return nil }
-        let lines = text[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.hasPrefix("## ") }
+        let lines = text[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix {
+            !$0.hasPrefix("## ")
+        }
         guard let badge = lines.firstIndex(where: { $0.hasPrefix("**") }),
             let description = lines[(badge + 1)...].first(where: { !$0.isEmpty })
         else { return nil }

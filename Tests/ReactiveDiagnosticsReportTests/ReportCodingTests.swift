@@ -7,21 +7,28 @@ struct ReportCodingTests {
     static let sample = DiagnosticsReport(
         run: RunInfo(
             processName: "xctest", processID: 42, startTime: Date(timeIntervalSince1970: 1_700_000_000.25),
-            endTime: Date(timeIntervalSince1970: 1_700_000_010.5), tests: [TestRecord(name: "T.a", findings: 1, failed: true)]),
+            endTime: Date(timeIntervalSince1970: 1_700_000_010.5),
+            tests: [TestRecord(name: "T.a", findings: 1, failed: true)]),
         findings: [
             ReportFinding(
                 id: 1, kind: "leakedSubscription", severity: .error, message: "still alive", label: "feed",
                 resourceKind: "subscription", test: "T.a", fingerprint: "0123456789abcdef", policy: "fail",
                 allocationStack: 1, thread: ReportThread(id: 7, name: "main", isMainQueue: true), time: 1.5,
-                details: ["count": "1"]),
+                details: ["count": "1"])
         ],
         ledger: LedgerSummary(
             kinds: [KindTotals(kind: "subscription", registered: 3, peak: 2, live: 1)],
             liveAtEnd: [LiveSite(kind: "subscription", label: "feed", stack: 1, count: 1, tests: ["T.a"])]),
         schedulers: [SchedulerSummary(label: "io", scheduled: 2, executed: 2)],
-        stacks: [ReportStack(id: 1, frames: [
-            ReportFrame(address: "0x1234", image: 0, offset: "0x234", function: "App.f() -> ()", module: "App", category: .user),
-        ], droppedFrames: 3)],
+        stacks: [
+            ReportStack(
+                id: 1,
+                frames: [
+                    ReportFrame(
+                        address: "0x1234", image: 0, offset: "0x234", function: "App.f() -> ()", module: "App",
+                        category: .user)
+                ], droppedFrames: 3)
+        ],
         images: [ReportImage(id: 0, path: "/bin/app", buildID: "abcd")])
 
     @Test func roundTrips() throws {
@@ -71,15 +78,27 @@ struct ReportCodingTests {
             ("[1, 2]", "r.json: not a ReactiveDiagnostics report: the top level is not a JSON object"),
             ("{\"hello\": 1}", "r.json: not a ReactiveDiagnostics report: it has no schemaVersion field"),
             ("{\"schemaVersion\": \"one\"}", "r.json: not a ReactiveDiagnostics report: schemaVersion is not a number"),
-            ("{\"schemaVersion\": 3}", "r.json: report schemaVersion 3 is not supported (this reader knows versions 1 to 2)"),
+            (
+                "{\"schemaVersion\": 3}",
+                "r.json: report schemaVersion 3 is not supported (this reader knows versions 1 to 2)"
+            ),
             ("{\"schemaVersion\": 1}", "r.json: invalid report: missing field 'tool'"),
-            (String(repeating: "[", count: 100_000), "r.json: not a ReactiveDiagnostics report: the top level is not a JSON object"),
-            ("{\"schemaVersion\":1,\"x\":" + String(repeating: "[", count: 100_000),
-             "r.json: not valid JSON (truncated or corrupt?): nesting deeper than 64 levels"),
-            (valid.replacingOccurrences(of: "\"allocationStack\":1", with: "\"allocationStack\":9"),
-             "r.json: invalid report: finding 1 refers to allocationStack 9, which is not in the report"),
-            (valid.replacingOccurrences(of: "\"severity\":\"error\"", with: "\"severity\":\"fatal\""),
-             "r.json: invalid report: findings[0].severity"),
+            (
+                String(repeating: "[", count: 100_000),
+                "r.json: not a ReactiveDiagnostics report: the top level is not a JSON object"
+            ),
+            (
+                "{\"schemaVersion\":1,\"x\":" + String(repeating: "[", count: 100_000),
+                "r.json: not valid JSON (truncated or corrupt?): nesting deeper than 64 levels"
+            ),
+            (
+                valid.replacingOccurrences(of: "\"allocationStack\":1", with: "\"allocationStack\":9"),
+                "r.json: invalid report: finding 1 refers to allocationStack 9, which is not in the report"
+            ),
+            (
+                valid.replacingOccurrences(of: "\"severity\":\"error\"", with: "\"severity\":\"fatal\""),
+                "r.json: invalid report: findings[0].severity"
+            ),
         ]
         for (input, expected) in cases {
             let message = try #require(error(input), "accepted: \(input.prefix(40))")
@@ -92,7 +111,9 @@ struct ReportCodingTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rd-load-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(throws: ReportError.self) { try DiagnosticsReport.load(from: directory.appendingPathComponent("missing.json")) }
+        #expect(throws: ReportError.self) {
+            try DiagnosticsReport.load(from: directory.appendingPathComponent("missing.json"))
+        }
         #expect(throws: ReportError(source: directory.path, reason: .unreadable("it is a directory"))) {
             try DiagnosticsReport.load(from: directory)
         }

@@ -22,7 +22,9 @@ struct ReportFieldCodeTests {
             return
         }
         let current = try String(contentsOf: url, encoding: .utf8)
-        #expect(current == generated, """
+        #expect(
+            current == generated,
+            """
             \(file) is not what the field tables generate: run `UPDATE_GENERATED=1 swift test --filter \
             ReportFieldCodeTests` (and never edit it by hand)
             """)
@@ -41,11 +43,13 @@ struct ReportFieldCodeTests {
     @Test func everyObjectOfTheModelHasATable() {
         let names = Set((Self.model + Self.statistics).map { ReportCodeGenerator.name($0) })
         #expect(Self.model.count + Self.statistics.count == names.count, "an object is generated twice")
-        #expect(names == [
-            "DiagnosticsReport", "ToolInfo", "RunInfo", "TestRecord", "ReportFinding", "ReportThread", "LedgerSummary",
-            "KindTotals", "LiveSite", "SchedulerSummary", "LatencySummary", "HistogramBucket", "ThreadCount",
-            "ReportStack", "ReportFrame", "ReportImage", "SourceLineStatus", "FindingUpdate", "ReportRetainPath",
-            "ReportRetainStep", "ReportRetainLink", "ReportClosure", "ReportRetainHold",
-        ])
+        #expect(
+            names == [
+                "DiagnosticsReport", "ToolInfo", "RunInfo", "TestRecord", "ReportFinding", "ReportThread",
+                "LedgerSummary",
+                "KindTotals", "LiveSite", "SchedulerSummary", "LatencySummary", "HistogramBucket", "ThreadCount",
+                "ReportStack", "ReportFrame", "ReportImage", "SourceLineStatus", "FindingUpdate", "ReportRetainPath",
+                "ReportRetainStep", "ReportRetainLink", "ReportClosure", "ReportRetainHold",
+            ])
     }
 }

@@ -21,8 +21,10 @@ struct ReportRetainPathTests {
                     ReportRetainLink(kind: .field, name: "_cancel", type: "Optional<() -> ()>"),
                     ReportRetainLink(
                         kind: .closure, name: "canceller",
-                        closure: ReportClosure(function: "implicit closure #2 in AnyCancellable.init<A>(_:)", category: .framework)),
-                    ReportRetainLink(kind: .capture, name: "canceller", type: "Sink<Array<String>, Never>", strength: .strong),
+                        closure: ReportClosure(
+                            function: "implicit closure #2 in AnyCancellable.init<A>(_:)", category: .framework)),
+                    ReportRetainLink(
+                        kind: .capture, name: "canceller", type: "Sink<Array<String>, Never>", strength: .strong),
                 ]),
             ReportRetainStep(
                 type: "Sink<Array<String>, Never>", module: "OpenCombine", category: .framework, isSubscription: true,
@@ -36,69 +38,83 @@ struct ReportRetainPathTests {
                         strength: .strong),
                 ]),
         ],
-        holds: [ReportRetainHold(
-            from: "Sink<Array<String>, Never>",
-            links: [
-                ReportRetainLink(kind: .field, name: "receiveValue", type: "(Array<String>) -> ()"),
-                ReportRetainLink(
-                    kind: .closure, name: "self",
-                    closure: ReportClosure(
-                        function: "closure #2 in NewsApp.FeedViewModel.refresh()", file: "/src/NewsApp/FeedViewModel.swift",
-                        line: 32, category: .user),
-                    strength: .strong),
-            ],
-            type: "FeedViewModel", strength: .strong)],
+        holds: [
+            ReportRetainHold(
+                from: "Sink<Array<String>, Never>",
+                links: [
+                    ReportRetainLink(kind: .field, name: "receiveValue", type: "(Array<String>) -> ()"),
+                    ReportRetainLink(
+                        kind: .closure, name: "self",
+                        closure: ReportClosure(
+                            function: "closure #2 in NewsApp.FeedViewModel.refresh()",
+                            file: "/src/NewsApp/FeedViewModel.swift",
+                            line: 32, category: .user),
+                        strength: .strong),
+                ],
+                type: "FeedViewModel", strength: .strong)
+        ],
         notes: [], objectsVisited: 6, milliseconds: 2.5)
 
     @Test func aCycleReadsLikeTheIssueAskedFor() {
-        #expect(Self.feedCycle.textLines() == [
-            "retained by a cycle:",
-            "  FeedViewModel",
-            "    .cancellables: Set<AnyCancellable>",
-            "  → AnyCancellable → Sink<[String], Never> (this subscription)",
-            "    .receiveValue: closure at FeedViewModel.swift:32 captures `self` strongly",
-            "  → FeedViewModel (the same object)",
-            "fix: capture [weak self] in the closure at FeedViewModel.swift:32 "
-                + "(cancelling in deinit is not enough: nothing releases FeedViewModel)",
-        ])
-        #expect(Self.feedCycle.summary
-            == "retain cycle: FeedViewModel.cancellables → Sink<[String], Never> → closure at FeedViewModel.swift:32 captures self")
+        #expect(
+            Self.feedCycle.textLines() == [
+                "retained by a cycle:",
+                "  FeedViewModel",
+                "    .cancellables: Set<AnyCancellable>",
+                "  → AnyCancellable → Sink<[String], Never> (this subscription)",
+                "    .receiveValue: closure at FeedViewModel.swift:32 captures `self` strongly",
+                "  → FeedViewModel (the same object)",
+                "fix: capture [weak self] in the closure at FeedViewModel.swift:32 "
+                    + "(cancelling in deinit is not enough: nothing releases FeedViewModel)",
+            ])
+        #expect(
+            Self.feedCycle.summary
+                == "retain cycle: FeedViewModel.cancellables → Sink<[String], Never> → closure at FeedViewModel.swift:32 captures self"
+        )
     }
 
     @Test func aSubscriptionHeldByAGlobalNamesIt() {
         let path = ReportRetainPath(
             verdict: .notACycle,
-            holds: [ReportRetainHold(
-                from: "Sink<Array<String>, Never>",
-                links: [
-                    ReportRetainLink(kind: .field, name: "receiveValue"),
-                    ReportRetainLink(kind: .closure, closure: ReportClosure(
-                        function: "closure #1", file: "/src/Keeper.swift", line: 9, category: .user)),
-                    ReportRetainLink(kind: .capture, name: "self", type: "Optional<FeedViewModel>", strength: .weak),
-                ],
-                type: "Optional<FeedViewModel>", strength: .weak)],
+            holds: [
+                ReportRetainHold(
+                    from: "Sink<Array<String>, Never>",
+                    links: [
+                        ReportRetainLink(kind: .field, name: "receiveValue"),
+                        ReportRetainLink(
+                            kind: .closure,
+                            closure: ReportClosure(
+                                function: "closure #1", file: "/src/Keeper.swift", line: 9, category: .user)),
+                        ReportRetainLink(
+                            kind: .capture, name: "self", type: "Optional<FeedViewModel>", strength: .weak),
+                    ],
+                    type: "Optional<FeedViewModel>", strength: .weak)
+            ],
             holder: "NewsApp.keeper",
             heldBy: [
                 ReportRetainStep(type: "Set<AnyCancellable>", category: .user),
                 ReportRetainStep(type: "AnyCancellable", module: "OpenCombine", category: .framework),
                 ReportRetainStep(type: "Sink<Array<String>, Never>", category: .framework, isSubscription: true),
             ])
-        #expect(path.textLines() == [
-            "not a retain cycle: the global variable `NewsApp.keeper` holds it",
-            "  keeper: Set<AnyCancellable>",
-            "  → AnyCancellable → Sink<[String], Never> (this subscription)",
-            "  the subscription holds:",
-            "    Sink<[String], Never>.receiveValue: closure at Keeper.swift:9 captures `self` weakly (FeedViewModel?)",
-            "fix: cancel it, or remove it from keeper, when its work is done",
-        ])
+        #expect(
+            path.textLines() == [
+                "not a retain cycle: the global variable `NewsApp.keeper` holds it",
+                "  keeper: Set<AnyCancellable>",
+                "  → AnyCancellable → Sink<[String], Never> (this subscription)",
+                "  the subscription holds:",
+                "    Sink<[String], Never>.receiveValue: closure at Keeper.swift:9 captures `self` weakly (FeedViewModel?)",
+                "fix: cancel it, or remove it from keeper, when its work is done",
+            ])
     }
 
     @Test func whatCouldNotBeToldIsSaid() {
-        let path = ReportRetainPath(verdict: .unknown, notes: ["the walk stopped at the time limit without finding a cycle"])
-        #expect(path.textLines() == [
-            "why it is still alive could not be told",
-            "  (the walk stopped at the time limit without finding a cycle)",
-        ])
+        let path = ReportRetainPath(
+            verdict: .unknown, notes: ["the walk stopped at the time limit without finding a cycle"])
+        #expect(
+            path.textLines() == [
+                "why it is still alive could not be told",
+                "  (the walk stopped at the time limit without finding a cycle)",
+            ])
     }
 
     @Test(arguments: [
@@ -114,12 +130,15 @@ struct ReportRetainPathTests {
     }
 
     @Test func frameworkWrappersAreCutShort() {
-        let cycle = ReportRetainPath(verdict: .cycle, cycle: [
-            ReportRetainStep(type: "Model", category: .user, links: [ReportRetainLink(kind: .field, name: "subject")]),
-            ReportRetainStep(
-                type: "Conduit<SubscriberTap<Inner<SubscriberTap<Assign<Model, String>>>>>", category: .framework,
-                isSubscription: true, links: [ReportRetainLink(kind: .field, name: "downstream")]),
-        ])
+        let cycle = ReportRetainPath(
+            verdict: .cycle,
+            cycle: [
+                ReportRetainStep(
+                    type: "Model", category: .user, links: [ReportRetainLink(kind: .field, name: "subject")]),
+                ReportRetainStep(
+                    type: "Conduit<SubscriberTap<Inner<SubscriberTap<Assign<Model, String>>>>>", category: .framework,
+                    isSubscription: true, links: [ReportRetainLink(kind: .field, name: "downstream")]),
+            ])
         #expect(cycle.textLines()[3] == "  → Conduit<SubscriberTap<Inner<SubscriberTap<…>>>> (this subscription)")
     }
 

@@ -27,11 +27,13 @@ struct ReportSchemaAgreementTests {
         report.findings[0].relatedStack = report.stacks[0].id
         report.findings[0].thread = ReportThread(id: 3, name: "worker", queue: "com.example.feed", isMainQueue: false)
         report.findings[0].otherThread = ReportThread(id: 4, name: "other", queue: "q", isMainQueue: true)
-        let closure = ReportClosure(function: "closure #1 in A.a()", file: "/src/A.swift", line: 3, column: 4, category: .user)
+        let closure = ReportClosure(
+            function: "closure #1 in A.a()", file: "/src/A.swift", line: 3, column: 4, category: .user)
         let links = [ReportRetainLink(kind: .closure, name: "self", type: "A", closure: closure, strength: .strong)]
         let step = ReportRetainStep(type: "A", module: "A", category: .user, isSubscription: true, links: links)
         report.findings[0].retainPath = ReportRetainPath(
-            verdict: .cycle, cycle: [step], holds: [ReportRetainHold(from: "Sink", links: links, type: "A", strength: .strong)],
+            verdict: .cycle, cycle: [step],
+            holds: [ReportRetainHold(from: "Sink", links: links, type: "A", strength: .strong)],
             holder: "A.keeper", heldBy: [step], notes: ["a note"], objectsVisited: 3, milliseconds: 1.5)
         report.stacks[0].frames[0] = ReportFrame(
             address: "0x1", image: report.images[0].id, offset: "0x10", symbol: "$s1A", function: "A.a()", module: "A",
@@ -40,7 +42,9 @@ struct ReportSchemaAgreementTests {
         report.run.tests = [TestRecord(name: "T.test()", findings: 1, failed: true)]
         report.ledger = LedgerSummary(
             kinds: [KindTotals(kind: "subscription", registered: 2, peak: 2, live: 1)],
-            liveAtEnd: [LiveSite(kind: "subscription", label: "feed", stack: report.stacks[0].id, count: 1, tests: ["T.test()"])])
+            liveAtEnd: [
+                LiveSite(kind: "subscription", label: "feed", stack: report.stacks[0].id, count: 1, tests: ["T.test()"])
+            ])
         report.sourceLines = SourceLineStatus(
             state: .partial, userFrames: 2, resolvedUserFrames: 1, resolver: "llvm-symbolizer", reason: "no debug info")
         return report
@@ -62,7 +66,9 @@ struct ReportSchemaAgreementTests {
 
     /// Where the schema object at `schema` and the table disagree: members, presence, shapes;
     /// nested objects checked with their own tables.
-    static func compare(_ table: Table, _ schema: [String: Any], root: [String: Any], path: String, problems: inout [String]) {
+    static func compare(
+        _ table: Table, _ schema: [String: Any], root: [String: Any], path: String, problems: inout [String]
+    ) {
         let object = resolve(schema, root: root)
         let properties = object["properties"] as? [String: Any] ?? [:]
         let keys = Set(table.map(\.key))
@@ -70,19 +76,24 @@ struct ReportSchemaAgreementTests {
         let extra = Set(properties.keys).subtracting(keys).sorted()
         if !missing.isEmpty { problems.append("\(path): the table has \(missing), the schema does not") }
         if !extra.isEmpty { problems.append("\(path): the schema has \(extra), the table does not") }
-        if object["additionalProperties"] as? Bool != false { problems.append("\(path): the schema allows other members") }
+        if object["additionalProperties"] as? Bool != false {
+            problems.append("\(path): the schema allows other members")
+        }
         let required = Set(object["required"] as? [String] ?? [])
         for field in table {
             if (field.presence != .optional) != required.contains(field.key) {
                 problems.append(
-                    "\(path).\(field.key): \(field.presence) in the table, \(required.contains(field.key) ? "" : "not ")required in the schema")
+                    "\(path).\(field.key): \(field.presence) in the table, \(required.contains(field.key) ? "" : "not ")required in the schema"
+                )
             }
             guard let member = properties[field.key] as? [String: Any] else { continue }
             compare(field.value, member, root: root, path: "\(path).\(field.key)", problems: &problems)
         }
     }
 
-    static func compare(_ value: FieldValue, _ member: [String: Any], root: [String: Any], path: String, problems: inout [String]) {
+    static func compare(
+        _ value: FieldValue, _ member: [String: Any], root: [String: Any], path: String, problems: inout [String]
+    ) {
         let reference = member["$ref"] as? String
         let schema = resolve(member, root: root)
         let type = schema["type"] as? String
@@ -97,14 +108,19 @@ struct ReportSchemaAgreementTests {
         case .date: expect(reference == "#/$defs/date", "a date")
         case .oneOf(let enumeration):
             expect(schema["enum"] as? [String] == enumeration.rawValues, "one of \(enumeration.rawValues)")
-        case .strings: expect(type == "array" && (schema["items"] as? [String: Any])?["type"] as? String == "string", "strings")
+        case .strings:
+            expect(type == "array" && (schema["items"] as? [String: Any])?["type"] as? String == "string", "strings")
         case .stringMap:
-            expect(type == "object" && (schema["additionalProperties"] as? [String: Any])?["type"] as? String == "string", "a string map")
+            expect(
+                type == "object" && (schema["additionalProperties"] as? [String: Any])?["type"] as? String == "string",
+                "a string map")
         case .object(let nested):
             expect(type == "object", "an object")
             compare(nested.fields, member, root: root, path: path, problems: &problems)
         case .array(let nested):
-            guard type == "array", let items = schema["items"] as? [String: Any] else { return expect(false, "an array") }
+            guard type == "array", let items = schema["items"] as? [String: Any] else {
+                return expect(false, "an array")
+            }
             compare(nested.fields, items, root: root, path: "\(path)[]", problems: &problems)
         }
     }
@@ -122,10 +138,14 @@ struct ReportSchemaAgreementTests {
             let key = field.key
             switch field.value {
             case .object(let nested):
-                if let member = object[key] { members(member, nested.fields, path: "\(path).\(key)", problems: &problems) }
+                if let member = object[key] {
+                    members(member, nested.fields, path: "\(path).\(key)", problems: &problems)
+                }
             case .array(let nested):
                 let elements = object[key] as? [Any] ?? []
-                if elements.isEmpty { problems.append("\(path).\(key) is empty: the complete report should exercise it") }
+                if elements.isEmpty {
+                    problems.append("\(path).\(key) is empty: the complete report should exercise it")
+                }
                 for (index, element) in elements.enumerated() {
                     members(element, nested.fields, path: "\(path).\(key)[\(index)]", problems: &problems)
                 }
@@ -147,7 +167,8 @@ struct ReportSchemaAgreementTests {
         let report = Self.complete
         for (name, data) in [("writer", try report.encoded()), ("Codable", try FastJSONTests.codableEncoded(report))] {
             var problems: [String] = []
-            Self.members(try JSONSerialization.jsonObject(with: data), DiagnosticsReport.fields, path: "$", problems: &problems)
+            Self.members(
+                try JSONSerialization.jsonObject(with: data), DiagnosticsReport.fields, path: "$", problems: &problems)
             #expect(problems.isEmpty, "\(name): \(problems.joined(separator: "\n"))")
         }
     }

@@ -25,7 +25,8 @@ public struct ChildRun: Sendable {
     public func report() throws -> DiagnosticsReport {
         let files = try reportFiles()
         guard files.count == 1 else {
-            throw ChildProcess.Failure("expected one report in \(reportDirectory.path), found \(files.map(\.lastPathComponent))\n\(output)")
+            throw ChildProcess.Failure(
+                "expected one report in \(reportDirectory.path), found \(files.map(\.lastPathComponent))\n\(output)")
         }
         return try DiagnosticsReport.load(from: files[0])
     }
@@ -57,12 +58,16 @@ public enum ChildProcess {
     }
 
     /// Runs XCTest tests of this binary (`Module.Class/testMethod`, comma-separated).
-    public static func runXCTest(_ filter: String, environment: [String: String] = [:], reportDirectory: URL? = nil) async throws -> ChildRun {
+    public static func runXCTest(
+        _ filter: String, environment: [String: String] = [:], reportDirectory: URL? = nil
+    ) async throws -> ChildRun {
         try await run(arguments: [filter], environment: environment, reportDirectory: reportDirectory)
     }
 
     /// Runs Swift Testing tests of this binary whose ID matches the regular expression `filter`.
-    public static func runSwiftTesting(_ filter: String, environment: [String: String] = [:], reportDirectory: URL? = nil) async throws -> ChildRun {
+    public static func runSwiftTesting(
+        _ filter: String, environment: [String: String] = [:], reportDirectory: URL? = nil
+    ) async throws -> ChildRun {
         try await run(
             arguments: ["--testing-library", "swift-testing", "--filter", filter], environment: environment,
             reportDirectory: reportDirectory)
@@ -71,19 +76,23 @@ public enum ChildProcess {
     /// Runs the binary with `arguments`; the child inherits this environment without its own
     /// `REACTIVE_DIAGNOSTICS_*` variables, plus fixtures on, a 50 ms settle time, the quiet
     /// long-action threshold, reports in a fresh directory, and `environment`.
-    public static func run(arguments: [String], environment: [String: String], reportDirectory: URL?) async throws -> ChildRun {
+    public static func run(
+        arguments: [String], environment: [String: String], reportDirectory: URL?
+    ) async throws -> ChildRun {
         let directory = try reportDirectory ?? makeReportDirectory()
         var childEnvironment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REACTIVE_DIAGNOSTICS_") }
         childEnvironment["REACTIVE_DIAGNOSTICS_FIXTURE"] = "1"
         childEnvironment["REACTIVE_DIAGNOSTICS_SETTLE_MS"] = "50"
-        childEnvironment["REACTIVE_DIAGNOSTICS_LONG_ACTION_MS"] = "\(quietLongActionThreshold.components.seconds * 1000)"
+        childEnvironment["REACTIVE_DIAGNOSTICS_LONG_ACTION_MS"] =
+            "\(quietLongActionThreshold.components.seconds * 1000)"
         childEnvironment["REACTIVE_DIAGNOSTICS_REPORT"] = directory.appendingPathComponent("report-%n-%p.json").path
         childEnvironment.merge(environment) { $1 }
 
         let result = try await ProcessRunner.run(
             testBinary, arguments: arguments, environment: childEnvironment, timeout: .seconds(120))
         return ChildRun(
-            status: result.status, crashed: result.crashed, standardOutput: result.standardOutput, standardError: result.standardError,
+            status: result.status, crashed: result.crashed, standardOutput: result.standardOutput,
+            standardError: result.standardError,
             reportDirectory: directory)
     }
 }

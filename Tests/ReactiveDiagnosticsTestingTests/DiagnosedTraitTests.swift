@@ -37,21 +37,28 @@ struct DiagnosedTraitTests {
                 monitor.receivedSubscription()
                 Fixture.keep(monitor)
             }
-        } matching: { issues.match($0) }
+        } matching: {
+            issues.match($0)
+        }
         let issue = try #require(issues.all.first)
         #expect(issues.all.count == 1)
         let comment = try #require(issue.comments.first?.rawValue)
-        let name = "ReactiveDiagnosticsTestingTests.DiagnosedTraitTests/aLeakIsAnIssueAtItsLineWithTheFindingAndItsStack()"
+        let name =
+            "ReactiveDiagnosticsTestingTests.DiagnosedTraitTests/aLeakIsAnIssueAtItsLineWithTheFindingAndItsStack()"
         let lines = comment.split(separator: "\n").map(String.init)
-        #expect(Array(lines.prefix(3)) == [
-            "ReactiveDiagnostics: leakedSubscription [error]: subscription 'in-process' still alive at the end of the test: "
-                + "never completed, failed or cancelled (a retain cycle, or a cancellable kept too long?)",
-            "  test: \(name)",
-            "  allocated at:",
-        ], "\(comment)")
+        #expect(
+            Array(lines.prefix(3)) == [
+                "ReactiveDiagnostics: leakedSubscription [error]: subscription 'in-process' still alive at the end of the test: "
+                    + "never completed, failed or cancelled (a retain cycle, or a cancellable kept too long?)",
+                "  test: \(name)",
+                "  allocated at:",
+            ], "\(comment)")
         // The first frame shown is the body's closure, inside this test (an async resume function).
-        #expect(lines.count > 3 && lines[3].hasPrefix("    ") && lines[3].hasSuffix(
-            " in ReactiveDiagnosticsTestingTests.DiagnosedTraitTests.aLeakIsAnIssueAtItsLineWithTheFindingAndItsStack() async throws -> ()"),
+        #expect(
+            lines.count > 3 && lines[3].hasPrefix("    ")
+                && lines[3].hasSuffix(
+                    " in ReactiveDiagnosticsTestingTests.DiagnosedTraitTests.aLeakIsAnIssueAtItsLineWithTheFindingAndItsStack() async throws -> ()"
+                ),
             "\(comment)")
         #expect(comment.contains("allow it in this test with @Test(.diagnosed(allowing: [.leakedSubscription]))"))
         let location = try #require(issue.sourceLocation)
@@ -77,7 +84,8 @@ struct DiagnosedTraitTests {
             }
         } matching: { issue in
             let comment = issue.comments.first?.rawValue ?? ""
-            return comment.hasPrefix("ReactiveDiagnostics: valueAfterTermination [error]") && comment.contains("  event at ")
+            return comment.hasPrefix("ReactiveDiagnostics: valueAfterTermination [error]")
+                && comment.contains("  event at ")
         }
         #expect(engine.findings().map(\.kind) == [.valueAfterTermination])
     }
@@ -143,7 +151,9 @@ struct DiagnosedTraitTests {
                     throw Boom()
                 }
             }
-        } matching: { $0.comments.first?.rawValue.contains("'thrown' still alive") == true }
+        } matching: {
+            $0.comments.first?.rawValue.contains("'thrown' still alive") == true
+        }
         #expect(engine.findings().map(\.label) == ["thrown"])
     }
 
@@ -177,9 +187,13 @@ struct DiagnosedTraitTests {
                     }
                 }
             }
-        } matching: { $0.comments.first?.rawValue.contains("'carried-leak' still alive") == true }
+        } matching: {
+            $0.comments.first?.rawValue.contains("'carried-leak' still alive") == true
+        }
         #expect(engine.findings().map(\.label) == ["carried-leak"])
-        #expect(engine.findings().first?.test.name == "ReactiveDiagnosticsTestingTests.DiagnosedTraitTests/workOfADiagnosedSchedulerStaysAttributed()")
+        #expect(
+            engine.findings().first?.test.name
+                == "ReactiveDiagnosticsTestingTests.DiagnosedTraitTests/workOfADiagnosedSchedulerStaysAttributed()")
     }
 
     @Test func suppressionsAreAddedToTheEngineWhenTheRunIsPlanned() async throws {
@@ -203,7 +217,8 @@ struct DiagnosedTraitTests {
             try await inScope(.diagnosed(engine: engine)) {}
         }
         let names = engine.makeReport().run.tests.map(\.name)
-        let base = "ReactiveDiagnosticsTestingTests.DiagnosedTraitTests/casesOfAParameterizedTestGetNamesOfTheirOwn(argument:)"
+        let base =
+            "ReactiveDiagnosticsTestingTests.DiagnosedTraitTests/casesOfAParameterizedTestGetNamesOfTheirOwn(argument:)"
         #expect(names.count == 2 && Set(names).count == 2)
         #expect(names.allSatisfy { $0.hasPrefix(base + " #") })
     }

@@ -19,19 +19,25 @@ struct TraitProcessTests {
         let run = try await ChildProcess.runSwiftTesting(only("leaks"))
         #expect(run.status != 0, "\(run.output)")
         let line = try siteLine("trait-leak", in: TraitFixtures.file)
-        let location = DiagnosticsEngine.shared.resolvesSourceLines ? "TraitFixtures.swift:\(line)" : "TraitFixtures.swift:"
+        let location =
+            DiagnosticsEngine.shared.resolvesSourceLines ? "TraitFixtures.swift:\(line)" : "TraitFixtures.swift:"
         #expect(run.output.contains("Test leaks() recorded an issue at \(location)"), "\(run.output)")
-        #expect(run.output.contains("ReactiveDiagnostics: leakedSubscription [error]: subscription 'trait-leak' still alive"))
+        #expect(
+            run.output.contains(
+                "ReactiveDiagnostics: leakedSubscription [error]: subscription 'trait-leak' still alive"))
         #expect(run.output.contains("TraitFixtures.leaks() -> ()"))
 
         let report = try run.report()
         let finding = try #require(report.findings.first)
         #expect(report.findings.count == 1 && finding.label == "trait-leak")
         #expect(finding.test == "\(Self.suite)/leaks()")
-        #expect(report.firstUserFunction(ofStack: finding.allocationStack) == "ReactiveDiagnosticsTestingTests.TraitFixtures.leaks() -> ()")
+        #expect(
+            report.firstUserFunction(ofStack: finding.allocationStack)
+                == "ReactiveDiagnosticsTestingTests.TraitFixtures.leaks() -> ()")
         #expect(report.run.tests == [TestRecord(name: "\(Self.suite)/leaks()", findings: 1, failed: true)])
         #expect(run.standardError.contains("ReactiveDiagnostics: 1 finding (1 error) in 1 test"))
-        #expect(!run.standardOutput.contains("ReactiveDiagnostics: 1 finding"), "the summary never goes to standard output")
+        #expect(
+            !run.standardOutput.contains("ReactiveDiagnostics: 1 finding"), "the summary never goes to standard output")
     }
 
     @Test func aCleanTestPasses() async throws {
@@ -39,7 +45,8 @@ struct TraitProcessTests {
         #expect(run.status == 0, "\(run.output)")
         let report = try run.report()
         #expect(report.findings.isEmpty)
-        #expect(report.run.tests == [TestRecord(name: "\(Self.suite)/endsItsSubscription()", findings: 0, failed: false)])
+        #expect(
+            report.run.tests == [TestRecord(name: "\(Self.suite)/endsItsSubscription()", findings: 0, failed: false)])
     }
 
     @Test func allowancesAndSettleTimesApplyPerTest() async throws {
@@ -47,11 +54,12 @@ struct TraitProcessTests {
         #expect(run.status != 0)
         let report = try run.report()
         let records = Dictionary(uniqueKeysWithValues: report.run.tests.map { ($0.name, $0.failed) })
-        #expect(records == [
-            "\(Self.suite)/allowsItsLeak()": false,
-            "\(Self.suite)/endsLateWithARaisedSettleTime()": false,
-            "\(Self.suite)/endsLateWithTheDefaultSettleTime()": true,
-        ])
+        #expect(
+            records == [
+                "\(Self.suite)/allowsItsLeak()": false,
+                "\(Self.suite)/endsLateWithARaisedSettleTime()": false,
+                "\(Self.suite)/endsLateWithTheDefaultSettleTime()": true,
+            ])
         let suppressed = report.findings.filter { $0.suppressedBy != nil }
         #expect(suppressed.map(\.label) == ["trait-allowed"])
         #expect(suppressed.map(\.suppressedBy) == ["test allows leakedSubscription"])
@@ -68,12 +76,14 @@ struct TraitProcessTests {
         #expect(run.status == 0, "\(run.output)")
         let report = try run.report()
         let rules = Dictionary(uniqueKeysWithValues: report.findings.map { ($0.label ?? "", $0.suppressedBy ?? "") })
-        #expect(rules == ["vendor-sdk-cache": "leakedSubscription:vendor-sdk", "vendor-ads-tracker": "leak:^vendor-ads"])
+        #expect(
+            rules == ["vendor-sdk-cache": "leakedSubscription:vendor-sdk", "vendor-ads-tracker": "leak:^vendor-ads"])
         #expect(run.standardError.contains("  2 suppressed"))
     }
 
     @Test func onlyWorkThatCarriesTheTestIsAttributed() async throws {
-        let run = try await ChildProcess.runSwiftTesting("TraitFixtures/leaks(OnAThreadWithoutATest|InWorkOfADiagnosedScheduler)\\(\\)")
+        let run = try await ChildProcess.runSwiftTesting(
+            "TraitFixtures/leaks(OnAThreadWithoutATest|InWorkOfADiagnosedScheduler)\\(\\)")
         let report = try run.report()
         #expect(report.findings.map(\.label) == ["trait-scheduled"])
         #expect(report.findings.first?.test == "\(Self.suite)/leaksInWorkOfADiagnosedScheduler()")

@@ -124,7 +124,10 @@ struct ActionLaneTests {
         #expect(engine.ledger.liveCount == 0)
         let statistics = engine.ledger.statistics()
         #expect(statistics.kinds.first { $0.kind == .scheduledAction }?.registered == 7)
-        #expect(statistics.kinds.first { $0.kind == .timer }.map { ($0.registered, $0.peak, $0.live) } ?? (0, 0, 0) == (1, 1, 0))
+        #expect(
+            statistics.kinds.first { $0.kind == .timer }.map { ($0.registered, $0.peak, $0.live) } ?? (0, 0, 0) == (
+                1, 1, 0
+            ))
     }
 
     /// The peak is computed on the scheduling side from the ended count as last read: never
@@ -201,7 +204,8 @@ struct ActionLaneTests {
         // The lane grew to hold the burst (a lane an ended thread left may have had places to
         // fill already).
         #expect(burst >= 6_144)
-        #expect(after <= ActionLane.minimumCapacity * 2, "the lane kept \(after) of the \(burst) actions its burst needed")
+        #expect(
+            after <= ActionLane.minimumCapacity * 2, "the lane kept \(after) of the \(burst) actions its burst needed")
         #expect(engine.ledger.liveCount == 0)
     }
 
@@ -269,7 +273,8 @@ struct ActionLaneTests {
         let (before, after) = sizes.withLock { $0 }
         // A lane an ended thread left may hold other tests' live actions, which the first lap
         // passes over before it parks them: a bounded growth, never one per lap.
-        #expect(after <= max(before, ActionLane.minimumCapacity) + before / 4 + ActionLane.probes, "\(before) → \(after)")
+        #expect(
+            after <= max(before, ActionLane.minimumCapacity) + before / 4 + ActionLane.probes, "\(before) → \(after)")
         #expect(engine.ledger.liveCount == 0)
     }
 
@@ -307,7 +312,8 @@ struct ActionLaneTests {
         let stop = Atomic<Bool>(false)
         let scheduled = Atomic<Int>(0)
         let queue = DispatchQueue(label: "action-lane-tests.busy")
-        let seconds = min(Double(ProcessInfo.processInfo.environment["REACTIVE_DIAGNOSTICS_STRESS_SECONDS"] ?? "") ?? 0.5, 0.5)
+        let seconds = min(
+            Double(ProcessInfo.processInfo.environment["REACTIVE_DIAGNOSTICS_STRESS_SECONDS"] ?? "") ?? 0.5, 0.5)
         await onThreads(3) { index in
             if index == 0 {
                 let deadline = Date().addingTimeInterval(seconds)

@@ -25,7 +25,8 @@ import Testing
         let stack = await outerCaller(engine)
         let names = engine.symbolize(stack).frames.compactMap(\.function)
         func index(_ name: String) -> Int? { names.firstIndex { $0.contains(name) } }
-        #expect(index("innerCaller") != nil && index("outerCaller") != nil
+        #expect(
+            index("innerCaller") != nil && index("outerCaller") != nil
                 && index("theChainOfAwaitingCallersIsCaptured") != nil, "\(names)")
         if let inner = index("innerCaller"), let outer = index("outerCaller") {
             #expect(inner < outer, "innermost first")
@@ -39,7 +40,9 @@ import Testing
         let engine = DiagnosticsEngine()
         let stack = await Task { await innerCaller(engine) }.value
         let names = engine.symbolize(stack).frames.compactMap(\.function)
-        #expect(names.contains { $0.contains("closure #1") && $0.contains("aTaskStartedInAFunctionNamesItsClosure") }, "\(names)")
+        #expect(
+            names.contains { $0.contains("closure #1") && $0.contains("aTaskStartedInAFunctionNamesItsClosure") },
+            "\(names)")
     }
 
     @Test func noStacksWhenStacksAreOff() async {

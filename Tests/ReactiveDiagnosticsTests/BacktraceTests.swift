@@ -88,22 +88,38 @@ struct BacktraceTests {
         #expect(Demangler.demangle("") == "")
     }
 
-    @Test(arguments: [
-        ("ReactiveDiagnosticsTests.BacktraceTests.test() -> ()", "ReactiveDiagnosticsTests"),
-        ("closure #1 (Swift.Int) -> Swift.Int in App.Feed.refresh() -> ()", "App"),
-        ("implicit closure #2 () -> Swift.String in App.f(Lib.Type) -> ()", "App"),
-        ("generic specialization <Swift.Int, Lib.X> of OpenCombine.PassthroughSubject.send(A) -> ()", "OpenCombine"),
-        ("(extension in CombineDiagnostics):OpenCombine.Publisher.diagnosed(_: Swift.String) -> X", "CombineDiagnostics"),
-        ("protocol witness for OpenCombine.Subscriber.receive(A.Input) -> OpenCombine.Subscribers.Demand in conformance CombineDiagnostics.DiagnosedSink<A> : OpenCombine.Subscriber in CombineDiagnostics", "CombineDiagnostics"),
-        ("partial apply forwarder for closure #1 () -> () in App.Store.send() -> ()", "App"),
-        ("merged App.Model.load() -> ()", "App"),
-        ("static App.Model.make() -> App.Model", "App"),
-        ("(1) suspend resume partial function for App.Loader.load() async -> ()", "App"),
-        ("(1) suspend resume partial function for $s24ReactiveDiagnosticsTests5smokefMu_", "ReactiveDiagnosticsTests"),
-        ("default argument 2 of ConcurrencyDiagnostics.withDiagnosedContinuation<A>(_: Swift.String) async -> A", "ConcurrencyDiagnostics"),
-        ("_dispatch_worker_thread", nil),
-        ("swift::runJobInEstablishedExecutorContext(swift::Job*)", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("ReactiveDiagnosticsTests.BacktraceTests.test() -> ()", "ReactiveDiagnosticsTests"),
+            ("closure #1 (Swift.Int) -> Swift.Int in App.Feed.refresh() -> ()", "App"),
+            ("implicit closure #2 () -> Swift.String in App.f(Lib.Type) -> ()", "App"),
+            (
+                "generic specialization <Swift.Int, Lib.X> of OpenCombine.PassthroughSubject.send(A) -> ()",
+                "OpenCombine"
+            ),
+            (
+                "(extension in CombineDiagnostics):OpenCombine.Publisher.diagnosed(_: Swift.String) -> X",
+                "CombineDiagnostics"
+            ),
+            (
+                "protocol witness for OpenCombine.Subscriber.receive(A.Input) -> OpenCombine.Subscribers.Demand in conformance CombineDiagnostics.DiagnosedSink<A> : OpenCombine.Subscriber in CombineDiagnostics",
+                "CombineDiagnostics"
+            ),
+            ("partial apply forwarder for closure #1 () -> () in App.Store.send() -> ()", "App"),
+            ("merged App.Model.load() -> ()", "App"),
+            ("static App.Model.make() -> App.Model", "App"),
+            ("(1) suspend resume partial function for App.Loader.load() async -> ()", "App"),
+            (
+                "(1) suspend resume partial function for $s24ReactiveDiagnosticsTests5smokefMu_",
+                "ReactiveDiagnosticsTests"
+            ),
+            (
+                "default argument 2 of ConcurrencyDiagnostics.withDiagnosedContinuation<A>(_: Swift.String) async -> A",
+                "ConcurrencyDiagnostics"
+            ),
+            ("_dispatch_worker_thread", nil),
+            ("swift::runJobInEstablishedExecutorContext(swift::Job*)", nil),
+        ] as [(String, String?)])
     func moduleIsReadFromDemangledNames(name: String, module: String?) {
         #expect(FrameClassifier.module(ofDemangled: name) == module)
     }

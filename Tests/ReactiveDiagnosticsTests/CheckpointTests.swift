@@ -31,7 +31,9 @@ struct CheckpointTests {
         #expect(outcome.findings.count == 1, "two leaks from one site are one finding")
         #expect(leak.kind == .leakedSubscription && leak.label == "refresh")
         #expect(leak.details["count"] == "2" && leak.message.hasPrefix("2 subscriptions 'refresh'"))
-        #expect(leak.test == outcome.test && leak.test.name == "CheckpointTests.aLiveSubscriptionAtTheEndIsALeakOfThatTest()")
+        #expect(
+            leak.test == outcome.test
+                && leak.test.name == "CheckpointTests.aLiveSubscriptionAtTheEndIsALeakOfThatTest()")
         #expect(leak.failsTest)
         expectStack(engine, leak.allocationStack, contains: "aLiveSubscriptionAtTheEndIsALeakOfThatTest")
         #expect(engine.describe(leak).contains("allocated at:"))
@@ -50,7 +52,10 @@ struct CheckpointTests {
             kept.append(engine.track(.observer, label: "keyboard"))
             kept.append(engine.track(.named("socket"), label: "feed"))
         }
-        #expect(Set(outcome.findings.map(\.kind)) == [.pendingAction, .uncancelledTimer, .callbackNeverCalled, .observerNotRemoved, .leakedResource])
+        #expect(
+            Set(outcome.findings.map(\.kind)) == [
+                .pendingAction, .uncancelledTimer, .callbackNeverCalled, .observerNotRemoved, .leakedResource,
+            ])
         for finding in outcome.findings {
             expectStack(engine, finding.allocationStack, contains: "eachLeakKindHasItsFinding")
         }
@@ -74,7 +79,8 @@ struct CheckpointTests {
         // Waited for the cancel, and ended soon after it rather than at the 30 s limit (how long
         // the settle took depends on when the test's body ended: not asserted from below, so
         // a loaded machine cannot fail it).
-        let cancelled = try #require(cancelledAt.withLock { $0 }, "the test finished before its subscription was cancelled")
+        let cancelled = try #require(
+            cancelledAt.withLock { $0 }, "the test finished before its subscription was cancelled")
         #expect(cancelled <= finishedAt)
         #expect(outcome.settleDuration < .seconds(20))
     }
@@ -190,7 +196,8 @@ struct CheckpointTests {
         let engine = makeEngine()
         let outcome = runTest(engine) {
             let monitor = engine.makeStreamMonitor(
-                label: DiagnosticLabel("image"), options: .init(prematureCancellationMarkers: ["ReleasedCancellable.deinit"]))
+                label: DiagnosticLabel("image"),
+                options: .init(prematureCancellationMarkers: ["ReleasedCancellable.deinit"]))
             monitor.receivedSubscription()
             _ = ReleasedCancellable(monitor)  // "forgot to store it"
         }
@@ -212,7 +219,8 @@ struct CheckpointTests {
         let engine = makeEngine()
         let outcome = runTest(engine) {
             let monitor = engine.makeStreamMonitor(
-                label: DiagnosticLabel("request"), options: .init(prematureCancellationMarkers: ["ReleasedCancellable.deinit"]))
+                label: DiagnosticLabel("request"),
+                options: .init(prematureCancellationMarkers: ["ReleasedCancellable.deinit"]))
             monitor.receivedSubscription()
             var owner: Owner? = Owner()
             owner?.cancellable = ReleasedCancellable(monitor)

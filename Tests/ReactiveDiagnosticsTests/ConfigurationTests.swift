@@ -33,7 +33,8 @@ struct ConfigurationTests {
             "REACTIVE_DIAGNOSTICS_MAX_FINDINGS": "500",
             "UNRELATED": "ignored",
         ])
-        #expect(configuration.isEnabled && !configuration.capturesAllocationStacks && !configuration.capturesEventStacks)
+        #expect(
+            configuration.isEnabled && !configuration.capturesAllocationStacks && !configuration.capturesEventStacks)
         #expect(configuration.stackDepth == 16)
         #expect(!configuration.capturesAlongFramePointers)
         #expect(configuration.policies.policy(for: .reentrantDelivery, severity: .warning) == .fail)
@@ -47,10 +48,22 @@ struct ConfigurationTests {
     }
 
     @Test(arguments: [
-        ("REACTIVE_DIAGNOSTICS_ENABLED", "maybe", "REACTIVE_DIAGNOSTICS_ENABLED='maybe' is not 1/0, true/false, yes/no or on/off"),
-        ("REACTIVE_DIAGNOSTICS_STACK_DEPTH", "9999", "REACTIVE_DIAGNOSTICS_STACK_DEPTH='9999' is not a whole number in 1...512"),
-        ("REACTIVE_DIAGNOSTICS_SETTLE_MS", "soon", "REACTIVE_DIAGNOSTICS_SETTLE_MS='soon' is not a whole number in 0...600000"),
-        ("REACTIVE_DIAGNOSTICS_POLICY", "error", "REACTIVE_DIAGNOSTICS_POLICY: policy entry 'error' is not NAME=POLICY with POLICY one of ignore, record, fail, trap"),
+        (
+            "REACTIVE_DIAGNOSTICS_ENABLED", "maybe",
+            "REACTIVE_DIAGNOSTICS_ENABLED='maybe' is not 1/0, true/false, yes/no or on/off"
+        ),
+        (
+            "REACTIVE_DIAGNOSTICS_STACK_DEPTH", "9999",
+            "REACTIVE_DIAGNOSTICS_STACK_DEPTH='9999' is not a whole number in 1...512"
+        ),
+        (
+            "REACTIVE_DIAGNOSTICS_SETTLE_MS", "soon",
+            "REACTIVE_DIAGNOSTICS_SETTLE_MS='soon' is not a whole number in 0...600000"
+        ),
+        (
+            "REACTIVE_DIAGNOSTICS_POLICY", "error",
+            "REACTIVE_DIAGNOSTICS_POLICY: policy entry 'error' is not NAME=POLICY with POLICY one of ignore, record, fail, trap"
+        ),
     ])
     func badValuesNameTheVariable(name: String, value: String, message: String) {
         #expect(throws: ConfigurationError(message)) { try Configuration(environment: [name: value]) }

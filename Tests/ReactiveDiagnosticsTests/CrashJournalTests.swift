@@ -45,7 +45,8 @@ struct CrashJournalTests {
         #expect(stack.frames.contains { $0.function?.contains("CrashJournalTests.violate") == true })
         #expect(partial.findings.map(\.fingerprint) == engine.findings().map { engine.fingerprint(of: $0) })
         _ = engine.finishTest(checkpoint)
-        #expect(try DiagnosticsReport.loadJournal(from: URL(fileURLWithPath: path)).run.tests.map(\.name)
+        #expect(
+            try DiagnosticsReport.loadJournal(from: URL(fileURLWithPath: path)).run.tests.map(\.name)
                 == ["CrashJournalTests.journaled"])
         // The final report supersedes the journal.
         let report = try engine.writeReport()
@@ -90,7 +91,9 @@ struct CrashJournalTests {
         corrupt.append(0x0A)
         corrupt.append(data)
         #expect(throws: ReportError.self) { try DiagnosticsReport.rebuild(fromJournal: corrupt, source: "j") }
-        #expect(throws: ReportError(source: "j", reason: .empty)) { try DiagnosticsReport.rebuild(fromJournal: Data(), source: "j") }
+        #expect(throws: ReportError(source: "j", reason: .empty)) {
+            try DiagnosticsReport.rebuild(fromJournal: Data(), source: "j")
+        }
     }
 
     // MARK: Real crashes in a child process
@@ -132,14 +135,16 @@ struct CrashJournalTests {
     @Test(arguments: ["fatalError", "trap", "kill"])
     func findingsSurviveTheCrashOfTheirProcess(mode: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try await ChildProcess.runSwiftTesting("crashFixture", environment: [
-            Self.fixtureVariable: mode,
-            "REACTIVE_DIAGNOSTICS_REPORT": directory.url.appendingPathComponent("report-%p.json").path,
-            "REACTIVE_DIAGNOSTICS_SUMMARY": "0",
-            // The child dies on purpose: the runtime's backtracer would only slow the test down
-            // (and can outlive the child it attached to).
-            "SWIFT_BACKTRACE": "enable=no",
-        ], reportDirectory: directory.url)
+        let result = try await ChildProcess.runSwiftTesting(
+            "crashFixture",
+            environment: [
+                Self.fixtureVariable: mode,
+                "REACTIVE_DIAGNOSTICS_REPORT": directory.url.appendingPathComponent("report-%p.json").path,
+                "REACTIVE_DIAGNOSTICS_SUMMARY": "0",
+                // The child dies on purpose: the runtime's backtracer would only slow the test down
+                // (and can outlive the child it attached to).
+                "SWIFT_BACKTRACE": "enable=no",
+            ], reportDirectory: directory.url)
         #expect(result.crashed || result.status != 0, "the child must die: \(result.standardError.suffix(300))")
         let journals = directory.files.filter { $0.hasSuffix(".journal.jsonl") }
         try #require(journals.count == 1, "files left: \(directory.files)")
@@ -154,15 +159,17 @@ struct CrashJournalTests {
 
     @Test func theTrapPolicyWritesTheReportThenStops() async throws {
         let directory = try TemporaryDirectory()
-        let result = try await ChildProcess.runSwiftTesting("crashFixture", environment: [
-            Self.fixtureVariable: "none",
-            "REACTIVE_DIAGNOSTICS_REPORT": directory.url.appendingPathComponent("report-%p.json").path,
-            "REACTIVE_DIAGNOSTICS_POLICY": "valueAfterTermination=trap",
-            "REACTIVE_DIAGNOSTICS_SUMMARY": "0",
-            // The child dies on purpose: the runtime's backtracer would only slow the test down
-            // (and can outlive the child it attached to).
-            "SWIFT_BACKTRACE": "enable=no",
-        ], reportDirectory: directory.url)
+        let result = try await ChildProcess.runSwiftTesting(
+            "crashFixture",
+            environment: [
+                Self.fixtureVariable: "none",
+                "REACTIVE_DIAGNOSTICS_REPORT": directory.url.appendingPathComponent("report-%p.json").path,
+                "REACTIVE_DIAGNOSTICS_POLICY": "valueAfterTermination=trap",
+                "REACTIVE_DIAGNOSTICS_SUMMARY": "0",
+                // The child dies on purpose: the runtime's backtracer would only slow the test down
+                // (and can outlive the child it attached to).
+                "SWIFT_BACKTRACE": "enable=no",
+            ], reportDirectory: directory.url)
         // fatalError ends the process with a signal (a sanitizer turns that into an exit status).
         #expect(result.crashed || result.status != 0, "fatalError stops the process")
         #expect(result.standardError.contains("trapping on finding (policy trap)"))

@@ -18,7 +18,10 @@ struct DeferredLifetimeTests {
         kept = []  // the clean-up (XCTest's tearDown())
         let second = engine.checkDeferredLifetime(of: checkpoint, after: first)
         #expect(second.findings.isEmpty)
-        #expect(engine.makeReport().run.tests == [TestRecord(name: "DeferredLifetimeTests.released", findings: 0, failed: false)])
+        #expect(
+            engine.makeReport().run.tests == [
+                TestRecord(name: "DeferredLifetimeTests.released", findings: 0, failed: false)
+            ])
         withExtendedLifetime(kept) {}
     }
 
@@ -39,8 +42,11 @@ struct DeferredLifetimeTests {
         #expect(second.findings.count == 1)
         #expect(leak.kind == .leakedSubscription && leak.label == "outlives-tear-down" && leak.test == checkpoint.test)
         expectStack(engine, leak.allocationStack, contains: "whatOutlivesTheCleanUpIsALeakOfTheTest")
-        #expect(engine.makeReport().run.tests == [TestRecord(name: "DeferredLifetimeTests.leaks", findings: 2, failed: true)],
-                "one record, counting both halves, failed by the first")
+        #expect(
+            engine.makeReport().run.tests == [
+                TestRecord(name: "DeferredLifetimeTests.leaks", findings: 2, failed: true)
+            ],
+            "one record, counting both halves, failed by the first")
         withExtendedLifetime(leaked) {}
     }
 

@@ -32,20 +32,22 @@ struct DirectDispatchTests {
         for index in 0..<2_000 {
             let token = Token()
             tokens.withLock { $0[index] = WeakToken(token) }
-            direct.async(probe.willSchedule { [token] in
-                withExtendedLifetime(token) {
-                    runs.withLock { runs in
-                        runs.order.append(index)
-                        if DispatchQueue.getSpecific(key: key) != 7 { runs.offQueue += 1 }
+            direct.async(
+                probe.willSchedule { [token] in
+                    withExtendedLifetime(token) {
+                        runs.withLock { runs in
+                            runs.order.append(index)
+                            if DispatchQueue.getSpecific(key: key) != 7 { runs.offQueue += 1 }
+                        }
                     }
-                }
-            })
+                })
         }
         queue.sync {}
         let result = runs.withLock { $0 }
         #expect(result.order == Array(0..<2_000), "every action once, in the order scheduled")
         #expect(result.offQueue == 0, "every action on the queue itself")
-        #expect(tokens.withLock { $0.values.allSatisfy { $0.token == nil } }, "each action's work released after its run")
+        #expect(
+            tokens.withLock { $0.values.allSatisfy { $0.token == nil } }, "each action's work released after its run")
         let summary = probe.summary()
         #expect(summary.scheduled == 2_000 && summary.executed == 2_000 && summary.pending == 0)
         #expect(summary.threadViolations == 0)
@@ -58,10 +60,11 @@ struct DirectDispatchTests {
         let direct = try #require(DirectDispatch(.main))
         let ran = DispatchSemaphore(value: 0)
         let onMain = LockedValue(false)
-        direct.async(probe.willSchedule {
-            onMain.withLock { $0 = MainQueue.isCurrent }
-            ran.signal()
-        })
+        direct.async(
+            probe.willSchedule {
+                onMain.withLock { $0 = MainQueue.isCurrent }
+                ran.signal()
+            })
         #expect(ran.wait(timeout: .now() + 30) == .success)
         #expect(onMain.withLock { $0 } && probe.summary().threadViolations == 0)
     }

@@ -90,7 +90,8 @@ struct DocumentationSnippetTests {
             "\(block.location): a manifest block starts with its tools version")
         #expect(block.imports == ["import PackageDescription"], "\(block.location): imports \(block.imports)")
         let directory = try TemporaryDirectory("manifest")
-        try block.text.write(to: directory.url.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try block.text.write(
+            to: directory.url.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         let result = try await ProcessRunner.run(
             "/usr/bin/env", arguments: ["swift", "package", "dump-package"], currentDirectory: directory.url,
             timeout: .seconds(300))
@@ -145,9 +146,10 @@ struct DocumentationSnippetTests {
                 }
                 if let block = open {
                     let (body, imports) = normalise(block.lines)
-                    blocks.append(Block(
-                        location: "\(path):\(block.line)", info: block.info, body: body, imports: imports,
-                        text: block.lines.joined(separator: "\n") + "\n"))
+                    blocks.append(
+                        Block(
+                            location: "\(path):\(block.line)", info: block.info, body: body, imports: imports,
+                            text: block.lines.joined(separator: "\n") + "\n"))
                     open = nil
                 } else {
                     open = (String(trimmed.dropFirst(3)).trimmingCharacters(in: .whitespaces), index + 1, [])
@@ -163,7 +165,9 @@ struct DocumentationSnippetTests {
         let root = packageRoot()
         var pages: [String] = []
         for folder in ["Sources", "Tools", "Integrations"] {
-            guard let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else { continue }
+            guard let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else {
+                continue
+            }
             for case let file as String in files {
                 if (file as NSString).lastPathComponent.hasPrefix(".build") {
                     files.skipDescendants()
@@ -183,10 +187,12 @@ struct DocumentationSnippetTests {
             guard let files = FileManager.default.enumerator(atPath: url.path) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: url.appendingPathComponent(file), encoding: .utf8)
-                let (body, imports) = normalise(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-                sources.append(Source(
-                    path: "\(folder)/\(file)", body: body, imports: imports,
-                    isFixture: file.contains("Fixtures")))
+                let (body, imports) = normalise(
+                    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+                sources.append(
+                    Source(
+                        path: "\(folder)/\(file)", body: body, imports: imports,
+                        isFixture: file.contains("Fixtures")))
             }
         }
         return sources

@@ -127,11 +127,13 @@ struct FramePointerCaptureTests {
         }
         Self.expectAgreement(walks)
         #if os(Linux) && arch(x86_64)
-        #expect(walks.captured.contains { rdiag_capture_stack_frame_kind($0) == 2 }, "glibc's sort keeps no frame pointer")
+        #expect(
+            walks.captured.contains { rdiag_capture_stack_frame_kind($0) == 2 }, "glibc's sort keeps no frame pointer")
         #endif
         // The walk went on past the C library into this test.
         let ownFrames = walks.captured.filter { address in
-            Symbolizer.shared.symbolize(address).function?.contains("bothWalksAgreeThroughCodeWithoutFramePointers") == true
+            Symbolizer.shared.symbolize(address).function?.contains("bothWalksAgreeThroughCodeWithoutFramePointers")
+                == true
         }
         #expect(!ownFrames.isEmpty)
     }

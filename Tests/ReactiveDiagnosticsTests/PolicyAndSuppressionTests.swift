@@ -57,13 +57,14 @@ struct PolicyAndSuppressionTests {
     }
 
     @Test func suppressionFilesParseAndReportBadLines() throws {
-        let rules = try Suppressions(parsing: """
-            # known leaks in vendored code
-            leak:VendorSDK
-            valueAfterCancel: ^Legacy   # trailing comment
+        let rules = try Suppressions(
+            parsing: """
+                # known leaks in vendored code
+                leak:VendorSDK
+                valueAfterCancel: ^Legacy   # trailing comment
 
-            *:noisy-label
-            """)
+                *:noisy-label
+                """)
         #expect(rules.rules.map(\.description) == ["leak:VendorSDK", "valueAfterCancel:^Legacy", "*:noisy-label"])
         #expect(rules.rules[0].applies(to: .uncancelledTimer) && !rules.rules[0].applies(to: .demandExceeded))
         #expect(throws: ConfigurationError("suppressions:2: 'no colon here' is not TYPE:PATTERN")) {
@@ -72,19 +73,25 @@ struct PolicyAndSuppressionTests {
     }
 
     @Test func suppressionsMatchLabelsAndFrames() throws {
-        let byLabel = makeEngine { $0.suppressions = Suppressions(rules: [.init(type: "duplicateSubscription", pattern: "vendor-")]) }
+        let byLabel = makeEngine {
+            $0.suppressions = Suppressions(rules: [.init(type: "duplicateSubscription", pattern: "vendor-")])
+        }
         violate(byLabel, label: "vendor-feed")
         let finding = try #require(byLabel.findings().first)
         #expect(byLabel.applySuppressions(to: finding) == "duplicateSubscription:vendor-")
         #expect(byLabel.latest(finding).failsTest == false)
 
-        let byFrame = makeEngine { $0.suppressions = Suppressions(rules: [.init(type: "*", pattern: "PolicyAndSuppressionTests.violate")]) }
+        let byFrame = makeEngine {
+            $0.suppressions = Suppressions(rules: [.init(type: "*", pattern: "PolicyAndSuppressionTests.violate")])
+        }
         violate(byFrame)
         #expect(byFrame.applySuppressions(to: try #require(byFrame.findings().first)) != nil)
 
         let unrelated = makeEngine { $0.suppressions = Suppressions(rules: [.init(type: "leak", pattern: "feed")]) }
         violate(unrelated)
-        #expect(unrelated.applySuppressions(to: try #require(unrelated.findings().first)) == nil, "leak rules cover lifetime kinds only")
+        #expect(
+            unrelated.applySuppressions(to: try #require(unrelated.findings().first)) == nil,
+            "leak rules cover lifetime kinds only")
     }
 
     @Test func fingerprintsIgnoreAddressesButNotKindOrLabel() throws {
@@ -111,12 +118,13 @@ struct PolicyAndSuppressionTests {
         #expect(shifted != original)
         #expect(engine.symbolize(shifted).frames.first?.function == engine.symbolize(original).frames.first?.function)
         let findings = [original, shifted, original].enumerated().compactMap { index, stack in
-            engine.record(FindingDraft(
-                kind: .leakedSubscription, message: "m", label: index == 2 ? "other" : "feed", allocationStack: stack))
+            engine.record(
+                FindingDraft(
+                    kind: .leakedSubscription, message: "m", label: index == 2 ? "other" : "feed",
+                    allocationStack: stack))
         }
         try #require(findings.count == 3)
         #expect(engine.fingerprint(of: findings[0]) == engine.fingerprint(of: findings[1]))
         #expect(engine.fingerprint(of: findings[0]) != engine.fingerprint(of: findings[2]))
     }
 }
-

@@ -46,7 +46,9 @@ struct RecorderTests {
 
         func currentTest() -> TestIdentity { test }
 
-        func register(_ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?) -> RecordedResource {
+        func register(
+            _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?
+        ) -> RecordedResource {
             let test = test ?? currentTest()
             let token = state.withLock { state in
                 state.nextToken += 1
@@ -80,7 +82,9 @@ struct RecorderTests {
             onTrap()
         }
 
-        func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]) {
+        func noteCancelBeforeAnyValue(
+            label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]
+        ) {
             state.withLock { $0.calls.append(.earlyCancel(label: label.name)) }
         }
     }
@@ -107,13 +111,14 @@ struct RecorderTests {
         monitor.receivedSubscription()
         monitor.requested(.max(1))
         monitor.didDeliverValue(monitor.willDeliverValue())
-        monitor.didDeliverValue(monitor.willDeliverValue())                 // beyond demand
+        monitor.didDeliverValue(monitor.willDeliverValue())  // beyond demand
         monitor.didTerminate(monitor.willTerminate(failure: nil))
-        monitor.didDeliverValue(monitor.willDeliverValue())                 // after completion
-        #expect(recorder.calls == [
-            .register(.subscription, label: "feed", test: test), .report(.demandExceeded), .unregister(1),
-            .report(.valueAfterTermination),
-        ])
+        monitor.didDeliverValue(monitor.willDeliverValue())  // after completion
+        #expect(
+            recorder.calls == [
+                .register(.subscription, label: "feed", test: test), .report(.demandExceeded), .unregister(1),
+                .report(.valueAfterTermination),
+            ])
         for draft in recorder.drafts {
             #expect(draft.label == "feed" && draft.test == test && draft.resourceKind == .subscription)
             #expect(draft.allocationStack == StackID(rawValue: 7))
@@ -123,9 +128,13 @@ struct RecorderTests {
     @Test func aCancelBeforeAnyValueIsRememberedOnlyWithAnAllocationStack() {
         let options = StreamMonitor.Options(prematureCancellationMarkers: ["AnyCancellable.deinit"])
         let recorder = FakeRecorder()
-        StreamMonitor(recorder: recorder, label: label, options: options, allocationStack: StackID(rawValue: 3)).cancelled()
-        StreamMonitor(recorder: recorder, label: label, options: options).cancelled()        // no stack: nothing to decide with
-        #expect(recorder.calls.filter { if case .earlyCancel = $0 { true } else { false } } == [.earlyCancel(label: "feed")])
+        StreamMonitor(recorder: recorder, label: label, options: options, allocationStack: StackID(rawValue: 3))
+            .cancelled()
+        // no stack: nothing to decide with
+        StreamMonitor(recorder: recorder, label: label, options: options).cancelled()
+        #expect(
+            recorder.calls.filter { if case .earlyCancel = $0 { true } else { false } } == [.earlyCancel(label: "feed")]
+        )
     }
 
     @Test func aTrapComesAfterTheReportReturnedAndAfterTheEventsBookkeeping() {
@@ -140,9 +149,10 @@ struct RecorderTests {
         box.withLock { $0 = monitor }
         // A value before the subscription, beyond demand: two findings, one trap, after both.
         let delivery = monitor.willDeliverValue()
-        #expect(recorder.calls == [
-            .register(.subscription, label: "feed", test: .none), .report(.eventBeforeSubscription), .trap(0),
-        ])
+        #expect(
+            recorder.calls == [
+                .register(.subscription, label: "feed", test: .none), .report(.eventBeforeSubscription), .trap(0),
+            ])
         #expect(seen.withLock { $0?.values } == 1, "the value was counted before the trap")
         #expect(recorder.state.withLock { !$0.trappedInsideReport })
         monitor.didDeliverValue(delivery)
@@ -160,18 +170,20 @@ struct RecorderTests {
         let action = probe.willSchedule()
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            let run = probe.willRun(action)              // off the main queue: a finding, then the trap
+            let run = probe.willRun(action)  // off the main queue: a finding, then the trap
             probe.didRun(action, run)
             done.signal()
         }
         done.wait()
-        #expect(recorder.calls == [
-            .register(.scheduledAction, label: "ui", test: test), .report(.wrongThread), .trap(0), .unregister(1),
-        ])
+        #expect(
+            recorder.calls == [
+                .register(.scheduledAction, label: "ui", test: test), .report(.wrongThread), .trap(0), .unregister(1),
+            ])
         #expect(recorder.drafts.first?.resourceKind == .scheduledAction && recorder.drafts.first?.label == "ui")
         #expect(recorder.state.withLock { !$0.trappedInsideReport })
         let summary = probe.summary()
-        #expect(summary.scheduled == 1 && summary.executed == 1 && summary.threadViolations == 1 && summary.pending == 0)
+        #expect(
+            summary.scheduled == 1 && summary.executed == 1 && summary.threadViolations == 1 && summary.pending == 0)
     }
 
     @Test func aRepeatingActionIsAnActiveTimerUntilCancelled() {

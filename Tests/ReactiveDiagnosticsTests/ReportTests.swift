@@ -88,12 +88,17 @@ struct ReportTests {
         let file = directory.url.appendingPathComponent("report.json")
         try populatedEngine().makeReport().encoded().write(to: file)
         let schema = packageRoot().appendingPathComponent("Docs/report.schema.json").path
-        let check = try await ProcessRunner.run("/usr/bin/env", arguments: ["python3", "-c", """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1])); report = json.load(open(sys.argv[2]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            jsonschema.Draft202012Validator(schema).validate(report)
-            """, schema, file.path])
+        let check = try await ProcessRunner.run(
+            "/usr/bin/env",
+            arguments: [
+                "python3", "-c",
+                """
+                import json, sys, jsonschema
+                schema = json.load(open(sys.argv[1])); report = json.load(open(sys.argv[2]))
+                jsonschema.Draft202012Validator.check_schema(schema)
+                jsonschema.Draft202012Validator(schema).validate(report)
+                """, schema, file.path,
+            ])
         #expect(check.status == 0, "\(check.standardError)")
     }
 
@@ -109,7 +114,7 @@ struct ReportTests {
         #expect(leftovers == ["report.json"], "no temporary file is left behind")
         // Writing again replaces the file in one step.
         _ = try engine.writeReport(to: path)
-        #expect(try DiagnosticsReport.load(from: url) .findings.count == report.findings.count)
+        #expect(try DiagnosticsReport.load(from: url).findings.count == report.findings.count)
         let summary = ReportSummary.text(for: report, path: path)
         #expect(summary.hasPrefix("ReactiveDiagnostics: 3 findings (3 errors) in 1 test; 1 resource alive at the end"))
         #expect(summary.contains("report: \(path)"))

@@ -15,7 +15,8 @@ struct ResourceLedgerAnchorTests {
     @Test func anAnchorIsKeptWhileTheResourceLivesAndNotAfter() {
         let ledger = ResourceLedger()
         let subscriber = Subscriber()
-        let atRegistration = ledger.register(kind: .subscription, label: label, stack: .none, test: .none, anchor: subscriber)
+        let atRegistration = ledger.register(
+            kind: .subscription, label: label, stack: .none, test: .none, anchor: subscriber)
         let later = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
         let plain = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
         ledger.setAnchor(later, holderOf: subscriber)
@@ -37,7 +38,8 @@ struct ResourceLedgerAnchorTests {
             ledger.register(kind: .subscription, label: label, stack: .none, test: .none, anchor: subscriber)
         }
         first.forEach { ledger.unregister($0) }
-        let second = (0..<600).map { _ in ledger.register(kind: .subscription, label: label, stack: .none, test: .none) }
+        let second = (0..<600).map { _ in ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
+        }
         // A token's slot: its bits 8..47 (the generation tells reuses of one slot apart).
         let slot = { (token: ResourceToken) in token.rawValue >> 8 & 0xff_ffff_ffff }
         #expect(!Set(first.map(slot)).isDisjoint(with: second.map(slot)), "slots were reused")

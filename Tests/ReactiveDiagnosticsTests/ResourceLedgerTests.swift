@@ -71,7 +71,9 @@ struct ResourceLedgerTests {
         let siteA = interner.intern([1, 2, 3])
         let siteB = interner.intern([4, 5, 6])
         let test = TestIdentity(name: "LedgerTests.statistics")
-        for _ in 0..<3 { _ = ledger.register(kind: .subscription, label: DiagnosticLabel("a"), stack: siteA, test: test) }
+        for _ in 0..<3 {
+            _ = ledger.register(kind: .subscription, label: DiagnosticLabel("a"), stack: siteA, test: test)
+        }
         _ = ledger.register(kind: .subscription, label: DiagnosticLabel("b"), stack: siteB, test: .none)
         let statistics = ledger.statistics()
         #expect(statistics.sites.count == 2)
@@ -173,7 +175,7 @@ struct ResourceLedgerTests {
         var sweeps = 0
         for _ in 0..<10_000 {
             let token = ledger.register(kind: .subscription, label: label, stack: .none, test: .none)
-            ledger.watch(token, object: Observer())   // gone at once
+            ledger.watch(token, object: Observer())  // gone at once
             if ledger.sweepIfDue() > 0 { sweeps += 1 }
             largest = max(largest, ledger.watchedCount)
         }
@@ -227,7 +229,7 @@ struct ResourceLedgerTests {
         final class Storage {}
         let ledger = ResourceLedger()
         let pool = ObjectIdentifier(Storage.self)
-        ledger.recycle(pool, keeping: 16 * 2)   // two per shard
+        ledger.recycle(pool, keeping: 16 * 2)  // two per shard
         var made = 0
         func register() -> AnyObject {
             ledger.registerHeld(kind: .subscription, label: label, stack: .none, test: .none, pool: pool) {

@@ -6,7 +6,10 @@ import Testing
 @Suite("Scheduler probes")
 struct SchedulerProbeTests {
     /// Schedules `work` on `queue` through `probe`, the way an adapter does.
-    func schedule(_ probe: SchedulerProbe, on queue: DispatchQueue, group: DispatchGroup, _ work: @escaping @Sendable () -> Void = {}) {
+    func schedule(
+        _ probe: SchedulerProbe, on queue: DispatchQueue, group: DispatchGroup,
+        _ work: @escaping @Sendable () -> Void = {}
+    ) {
         let action = probe.willSchedule()
         queue.async(group: group) {
             let run = probe.willRun(action)
@@ -26,7 +29,9 @@ struct SchedulerProbeTests {
         #expect(summary.scheduled == 50 && summary.executed == 50)
         #expect(summary.pending == 0 && summary.cancelled == 0)
         #expect(summary.latency.count == 50 && summary.duration.count == 50)
-        #expect(summary.latency.maxNanos >= summary.latency.p50Nanos && summary.latency.p50Nanos >= summary.latency.minNanos)
+        #expect(
+            summary.latency.maxNanos >= summary.latency.p50Nanos && summary.latency.p50Nanos >= summary.latency.minNanos
+        )
         #expect(summary.threads.reduce(0) { $0 + $1.count } == 50)
         #expect(summary.threads.allSatisfy { !$0.isMainQueue })
         #expect(engine.findings().isEmpty)
@@ -127,7 +132,8 @@ struct SchedulerProbeTests {
         let summary = probe.summary()
         #expect(summary.latency.count == SchedulerProbe.latencyEveryActionUpTo + sampled)
         #expect(summary.duration.count == summary.latency.count && summary.executed == 300)
-        #expect(summary.duration.maxNanos >= 150_000_000, "the longest run, sampled or not: \(summary.duration.maxNanos)")
+        #expect(
+            summary.duration.maxNanos >= 150_000_000, "the longest run, sampled or not: \(summary.duration.maxNanos)")
         #expect(summary.longActions == 1 && engine.findings().map(\.kind) == [.longAction], "every run is checked")
         // An action with a due time is always measured, from it.
         let delayed = probe.willSchedule(running: {})

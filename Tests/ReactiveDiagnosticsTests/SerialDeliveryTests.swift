@@ -41,7 +41,7 @@ struct SerialDeliveryTests {
             owner.withLock { $0 = ThreadInfo.current.id }
             let delivery = monitor.willDeliverValue()
             ownerInside.signal()
-            _ = collided.wait(timeout: .now() + 10)   // still delivering while the other thread delivers
+            _ = collided.wait(timeout: .now() + 10)  // still delivering while the other thread delivers
             monitor.didDeliverValue(delivery)
         }
         #expect(ownerInside.wait(timeout: .now() + 10) == .success)
@@ -77,8 +77,8 @@ struct SerialDeliveryTests {
             owner.withLock { $0 = ThreadInfo.current.id }
             let delivery = monitor.willDeliverValue()
             ownerInside.signal()
-            _ = hold.recorded.wait(timeout: .now() + 10)   // the other thread collided and recorded
-            monitor.didDeliverValue(delivery)               // ends first: parks its side
+            _ = hold.recorded.wait(timeout: .now() + 10)  // the other thread collided and recorded
+            monitor.didDeliverValue(delivery)  // ends first: parks its side
         }
         #expect(ownerInside.wait(timeout: .now() + 10) == .success)
         let collider = onNewThread {
@@ -93,7 +93,8 @@ struct SerialDeliveryTests {
         #expect(finding.thread?.id == colliderThread.withLock { $0 })
         #expect(finding.otherThread?.id == owner.withLock { $0 }, "never the colliding thread named twice")
         #expect(finding.relatedStack.isCaptured)
-        expectStack(engine, finding.relatedStack, contains: "anOwnerThatEndsBeforeTheFindingIsRecordedStillGivesItsSide")
+        expectStack(
+            engine, finding.relatedStack, contains: "anOwnerThatEndsBeforeTheFindingIsRecordedStillGivesItsSide")
         // The colliding thread's own later deliveries add nothing of theirs.
         monitor.didDeliverValue(monitor.willDeliverValue())
         #expect(engine.latest(finding).otherThread?.id == owner.withLock { $0 })
@@ -103,18 +104,21 @@ struct SerialDeliveryTests {
 
     @Test func aDeliveryThatChangedThreadsWaitsForAConcurrentEmitter() throws {
         // A long window makes the meeting certain; it ends as soon as the collision is seen.
-        let engine = makeEngine { $0.threadHopProbe = ThreadHopProbe(
-            firstWindow: .seconds(30), maximumWindow: .seconds(30), budgetPerStream: .seconds(60), budget: .seconds(60)) }
+        let engine = makeEngine {
+            $0.threadHopProbe = ThreadHopProbe(
+                firstWindow: .seconds(30), maximumWindow: .seconds(30), budgetPerStream: .seconds(60),
+                budget: .seconds(60))
+        }
         let (monitor, _) = makeMonitor(engine)
-        monitor.didDeliverValue(monitor.willDeliverValue())   // this thread delivered last
+        monitor.didDeliverValue(monitor.willDeliverValue())  // this thread delivered last
         let returning = DispatchSemaphore(value: 0)
         let hopped = onNewThread {
             let delivery = monitor.willDeliverValue()
             returning.signal()
-            monitor.didDeliverValue(delivery)   // another thread than the last: probes
+            monitor.didDeliverValue(delivery)  // another thread than the last: probes
         }
         #expect(returning.wait(timeout: .now() + 10) == .success)
-        Thread.sleep(forTimeInterval: 0.05)   // the hopping delivery's downstream has returned
+        Thread.sleep(forTimeInterval: 0.05)  // the hopping delivery's downstream has returned
         let other = onNewThread { monitor.didDeliverValue(monitor.willDeliverValue()) }
         #expect(other.wait(timeout: .now() + 10) == .success)
         #expect(hopped.wait(timeout: .now() + 10) == .success)
@@ -127,7 +131,8 @@ struct SerialDeliveryTests {
 
     @Test func aSerialSourceThatHopsThreadsIsNeverReportedAndWaitsBoundedly() {
         let probes = ThreadHopProbe(
-            probesPerStream: 4, firstWindow: .microseconds(100), maximumWindow: .microseconds(400), thereafterEvery: 100,
+            probesPerStream: 4, firstWindow: .microseconds(100), maximumWindow: .microseconds(400),
+            thereafterEvery: 100,
             budgetPerStream: .milliseconds(2))
         let engine = makeEngine { $0.threadHopProbe = probes }
         let (monitor, _) = makeMonitor(engine)
@@ -160,7 +165,8 @@ struct SerialDeliveryTests {
 
     @Test func probingStopsWhenTheEnginesBudgetIsSpent() {
         let engine = makeEngine {
-            $0.threadHopProbe = ThreadHopProbe(firstWindow: .milliseconds(1), maximumWindow: .milliseconds(1), budget: .milliseconds(3))
+            $0.threadHopProbe = ThreadHopProbe(
+                firstWindow: .milliseconds(1), maximumWindow: .milliseconds(1), budget: .milliseconds(3))
         }
         for _ in 0..<3 {
             let (monitor, _) = makeMonitor(engine)

@@ -34,7 +34,8 @@ struct StreamMonitorTests {
         #expect(finding.label == "feed", sourceLocation: sourceLocation)
         #expect(finding.test == test, sourceLocation: sourceLocation)
         #expect(finding.severity == kind.defaultSeverity, sourceLocation: sourceLocation)
-        #expect(finding.eventStack.isCaptured, "the offending event's stack is recorded", sourceLocation: sourceLocation)
+        #expect(
+            finding.eventStack.isCaptured, "the offending event's stack is recorded", sourceLocation: sourceLocation)
         #expect(finding.thread != nil, sourceLocation: sourceLocation)
         expectStack(engine, finding.allocationStack, contains: function, sourceLocation: sourceLocation)
         return finding
@@ -241,7 +242,8 @@ struct StreamMonitorTests {
             monitor.requested(.max(count))
             #expect(monitor.outstandingDemand == 0)
         }
-        #expect(expect(engine, .invalidDemand, test: test, function: "nonPositiveRequest")?.details["demand"] == "\(count)")
+        #expect(
+            expect(engine, .invalidDemand, test: test, function: "nonPositiveRequest")?.details["demand"] == "\(count)")
     }
 
     @Test func requestAfterTermination() {
@@ -266,7 +268,9 @@ struct StreamMonitorTests {
             deliver(monitor)
         }
         let findings = engine.findings()
-        #expect(findings.map(\.kind) == [.valueAfterCancel, .valueAfterCancel], "in-flight values never count against demand")
+        #expect(
+            findings.map(\.kind) == [.valueAfterCancel, .valueAfterCancel],
+            "in-flight values never count against demand")
         #expect(findings.allSatisfy { $0.severity == .info && !$0.failsTest && $0.test == test })
     }
 
@@ -306,7 +310,8 @@ struct StreamMonitorTests {
             secondIsDone.signal()
         }
         group.wait()
-        let finding = try #require(expect(engine, .concurrentDelivery, test: test, function: "concurrentDeliveryNamesBothThreadsAndStacks"))
+        let finding = try #require(
+            expect(engine, .concurrentDelivery, test: test, function: "concurrentDeliveryNamesBothThreadsAndStacks"))
         let latest = engine.latest(finding)
         #expect(latest.relatedStack.isCaptured, "the other thread adds its stack when it finishes delivering")
         #expect(latest.otherThread != nil && latest.otherThread?.id != latest.thread?.id)
@@ -374,7 +379,9 @@ struct StreamMonitorTests {
                 continuation.resume()
             }
         }
-        #expect(expect(engine, .wrongThread, test: test, function: "contractDeliveryOnTheMainQueue")?.thread?.isMainQueue == false)
+        #expect(
+            expect(engine, .wrongThread, test: test, function: "contractDeliveryOnTheMainQueue")?.thread?.isMainQueue
+                == false)
     }
 
     @Test func contractsKeptProduceNothing() {

@@ -66,7 +66,10 @@ struct StressTests {
         #expect(engine.ledger.registeredCount(of: .subscription) == iterations)
         let summary = probe.summary()
         #expect(summary.pending == 0 && summary.executed + summary.cancelled == summary.scheduled)
-        FileHandle.standardError.write(Data("stress: \(iterations) subscriptions in \(Self.seconds) s on 6 threads, peak \(engine.ledger.peakCount(of: .subscription)) alive\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "stress: \(iterations) subscriptions in \(Self.seconds) s on 6 threads, peak \(engine.ledger.peakCount(of: .subscription)) alive\n"
+                    .utf8))
     }
 
     @Test func everyViolationMadeFromManyThreadsIsReported() async {
@@ -124,8 +127,10 @@ struct StressTests {
         }
         #expect(engine.findingCount + engine.droppedFindingCount == total, "\(total) made")
         #expect(engine.ledger.liveCount == 0)
-        FileHandle.standardError.write(Data(
-            "stress: \(total) violations made from 6 threads: \(engine.findingCount) kept, \(engine.droppedFindingCount) counted past the limit\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "stress: \(total) violations made from 6 threads: \(engine.findingCount) kept, \(engine.droppedFindingCount) counted past the limit\n"
+                    .utf8))
     }
 
     @Test func concurrentDeliveriesToOneSubscriberAreAllCaught() async {

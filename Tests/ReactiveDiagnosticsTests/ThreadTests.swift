@@ -48,7 +48,9 @@ struct ThreadTests {
         #expect(custom.queue == label)
         #expect(custom.description.contains("on queue '\(label)'"))
         if let customName = custom.name {
-            #expect(!ThreadNames.rootQueueLabels.contains { $0 != customName && $0.hasSuffix(customName) }, "'\(customName)' is cut")
+            #expect(
+                !ThreadNames.rootQueueLabels.contains { $0 != customName && $0.hasSuffix(customName) },
+                "'\(customName)' is cut")
         }
         let main = await withCheckedContinuation { continuation in
             DispatchQueue.main.async { continuation.resume(returning: ThreadInfo.current) }
@@ -57,19 +59,29 @@ struct ThreadTests {
     }
 
     @Test func cutNamesAreMadeWholeFromWhatTheThreadRuns() {
-        #expect(ThreadNames.fullName(kernel: "oot.default-qos", queueLabel: nil, foundationName: nil)
-            == "com.apple.root.default-qos")
-        #expect(ThreadNames.fullName(kernel: "-qos.overcommit", queueLabel: "com.example.feed", foundationName: nil) == nil,
-                "the end of all six overcommit root queues' labels: no name, the queue says more")
-        #expect(ThreadNames.fullName(kernel: "-qos.overcommit", queueLabel: "com.apple.root.utility-qos.overcommit", foundationName: nil)
-            == "com.apple.root.utility-qos.overcommit")
-        #expect(ThreadNames.fullName(kernel: "r-initiated-qos", queueLabel: "com.apple.root.user-initiated-qos", foundationName: nil)
-            == "com.apple.root.user-initiated-qos")
-        #expect(ThreadNames.fullName(kernel: "le.network-pool", queueLabel: nil, foundationName: "com.example.network-pool")
-            == "com.example.network-pool")
-        #expect(ThreadNames.fullName(kernel: "worker", queueLabel: "com.apple.root.default-qos", foundationName: nil) == "worker",
-                "a name shorter than the kernel's limit was not cut")
-        #expect(ThreadNames.fullName(kernel: "xxxxxxxxxxxxxxx", queueLabel: nil, foundationName: nil) == "xxxxxxxxxxxxxxx")
+        #expect(
+            ThreadNames.fullName(kernel: "oot.default-qos", queueLabel: nil, foundationName: nil)
+                == "com.apple.root.default-qos")
+        #expect(
+            ThreadNames.fullName(kernel: "-qos.overcommit", queueLabel: "com.example.feed", foundationName: nil) == nil,
+            "the end of all six overcommit root queues' labels: no name, the queue says more")
+        #expect(
+            ThreadNames.fullName(
+                kernel: "-qos.overcommit", queueLabel: "com.apple.root.utility-qos.overcommit", foundationName: nil)
+                == "com.apple.root.utility-qos.overcommit")
+        #expect(
+            ThreadNames.fullName(
+                kernel: "r-initiated-qos", queueLabel: "com.apple.root.user-initiated-qos", foundationName: nil)
+                == "com.apple.root.user-initiated-qos")
+        #expect(
+            ThreadNames.fullName(kernel: "le.network-pool", queueLabel: nil, foundationName: "com.example.network-pool")
+                == "com.example.network-pool")
+        #expect(
+            ThreadNames.fullName(kernel: "worker", queueLabel: "com.apple.root.default-qos", foundationName: nil)
+                == "worker",
+            "a name shorter than the kernel's limit was not cut")
+        #expect(
+            ThreadNames.fullName(kernel: "xxxxxxxxxxxxxxx", queueLabel: nil, foundationName: nil) == "xxxxxxxxxxxxxxx")
         #expect(ThreadNames.queue(label: "com.apple.root.default-qos", threadName: "x") == nil)
         #expect(ThreadNames.queue(label: "com.apple.main-thread", threadName: nil) == nil)
         #expect(ThreadNames.queue(label: "feed", threadName: "worker") == "feed")

@@ -21,27 +21,34 @@ struct DiagnosedTestCaseTests {
         let out = run.standardOutput
         // Cleared in tearDown(): the check runs after it, so this is not a leak.
         #expect(out.contains("Test Case 'DiagnosedFixtures.testClearsItsPropertyInTearDown' passed"), "\(run.output)")
-        #expect(out.contains("""
-            \(try expectedLocation("base-leak")): error: DiagnosedFixtures.testLeaksASubscription : \
-            ReactiveDiagnostics: leakedSubscription [error]: subscription 'base-leak' still alive at the end of the test
-            """), "\(run.output)")
-        #expect(out.contains("""
-            \(try expectedLocation("base-async")): error: DiagnosedFixtures.testLeaksInAnAsyncTest : \
-            ReactiveDiagnostics: leakedSubscription [error]: subscription 'base-async' still alive
-            """), "async tests are attributed too: \(run.output)")
-        #expect(out.contains("""
-            \(try expectedLocation("base-scheduler")): error: DiagnosedFixtures.testSchedulesWorkThatNeverRuns : \
-            ReactiveDiagnostics: pendingAction [error]: action scheduled on 'base-scheduler' still pending at the end of the test
-            """), "\(run.output)")
+        #expect(
+            out.contains(
+                """
+                \(try expectedLocation("base-leak")): error: DiagnosedFixtures.testLeaksASubscription : \
+                ReactiveDiagnostics: leakedSubscription [error]: subscription 'base-leak' still alive at the end of the test
+                """), "\(run.output)")
+        #expect(
+            out.contains(
+                """
+                \(try expectedLocation("base-async")): error: DiagnosedFixtures.testLeaksInAnAsyncTest : \
+                ReactiveDiagnostics: leakedSubscription [error]: subscription 'base-async' still alive
+                """), "async tests are attributed too: \(run.output)")
+        #expect(
+            out.contains(
+                """
+                \(try expectedLocation("base-scheduler")): error: DiagnosedFixtures.testSchedulesWorkThatNeverRuns : \
+                ReactiveDiagnostics: pendingAction [error]: action scheduled on 'base-scheduler' still pending at the end of the test
+                """), "\(run.output)")
 
         let report = try run.report()
         let prefix = Self.fixtures + "/"
-        #expect(report.run.tests == [
-            TestRecord(name: prefix + "testClearsItsPropertyInTearDown", findings: 0, failed: false),
-            TestRecord(name: prefix + "testLeaksASubscription", findings: 1, failed: true),
-            TestRecord(name: prefix + "testLeaksInAnAsyncTest", findings: 1, failed: true),
-            TestRecord(name: prefix + "testSchedulesWorkThatNeverRuns", findings: 1, failed: true),
-        ])
+        #expect(
+            report.run.tests == [
+                TestRecord(name: prefix + "testClearsItsPropertyInTearDown", findings: 0, failed: false),
+                TestRecord(name: prefix + "testLeaksASubscription", findings: 1, failed: true),
+                TestRecord(name: prefix + "testLeaksInAnAsyncTest", findings: 1, failed: true),
+                TestRecord(name: prefix + "testSchedulesWorkThatNeverRuns", findings: 1, failed: true),
+            ])
         for finding in report.findings {
             let test = try #require(finding.test)
             let method = String(test.dropFirst(prefix.count))

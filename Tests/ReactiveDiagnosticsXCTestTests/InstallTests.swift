@@ -23,16 +23,22 @@ struct InstallTests {
         let run = try await ChildProcess.runXCTest("\(Self.fixtures)/testLeaksASubscription")
         #expect(run.status != 0)
         let location = try expectedLocation("install-leak")
-        #expect(run.standardOutput.contains("""
-            \(location): error: InstallFixtures.testLeaksASubscription : ReactiveDiagnostics: leakedSubscription [error]: \
-            subscription 'install-leak' still alive at the end of the test: never completed, failed or cancelled
-            """), "\(run.output)")
-        #expect(run.standardOutput.contains("""
-              test: ReactiveDiagnosticsXCTestTests.InstallFixtures/testLeaksASubscription
-              allocated at:
-                ReactiveDiagnosticsXCTestTests.InstallFixtures.testLeaksASubscription() -> ()
-            """), "the allocation stack starts in the test: \(run.output)")
-        #expect(run.standardOutput.contains("allow it in this test with diagnosticOptions.allowedKinds.insert(.leakedSubscription)"))
+        #expect(
+            run.standardOutput.contains(
+                """
+                \(location): error: InstallFixtures.testLeaksASubscription : ReactiveDiagnostics: leakedSubscription [error]: \
+                subscription 'install-leak' still alive at the end of the test: never completed, failed or cancelled
+                """), "\(run.output)")
+        #expect(
+            run.standardOutput.contains(
+                """
+                  test: ReactiveDiagnosticsXCTestTests.InstallFixtures/testLeaksASubscription
+                  allocated at:
+                    ReactiveDiagnosticsXCTestTests.InstallFixtures.testLeaksASubscription() -> ()
+                """), "the allocation stack starts in the test: \(run.output)")
+        #expect(
+            run.standardOutput.contains(
+                "allow it in this test with diagnosticOptions.allowedKinds.insert(.leakedSubscription)"))
         #expect(run.standardOutput.contains("Test Case 'InstallFixtures.testLeaksASubscription' failed"))
 
         let report = try run.report()
@@ -40,12 +46,18 @@ struct InstallTests {
         #expect(report.findings.count == 1)
         #expect(finding.kind == "leakedSubscription" && finding.label == "install-leak" && finding.suppressedBy == nil)
         #expect(finding.test == "ReactiveDiagnosticsXCTestTests.InstallFixtures/testLeaksASubscription")
-        #expect(report.firstUserFunction(ofStack: finding.allocationStack) == "ReactiveDiagnosticsXCTestTests.InstallFixtures.testLeaksASubscription() -> ()")
+        #expect(
+            report.firstUserFunction(ofStack: finding.allocationStack)
+                == "ReactiveDiagnosticsXCTestTests.InstallFixtures.testLeaksASubscription() -> ()")
         #expect(report.run.tests == [TestRecord(name: finding.test ?? "", findings: 1, failed: true)])
-        #expect(run.standardError.contains("ReactiveDiagnostics: 1 finding (1 error) in 1 test; 1 resource alive at the end"))
-        #expect(run.standardError.components(separatedBy: "ReactiveDiagnostics: 1 finding").count == 2,
-                "written at the end of the bundle; the exit handler finds it current and prints nothing more")
-        #expect(!run.standardOutput.contains("ReactiveDiagnostics: 1 finding"), "the summary never goes to standard output")
+        #expect(
+            run.standardError.contains(
+                "ReactiveDiagnostics: 1 finding (1 error) in 1 test; 1 resource alive at the end"))
+        #expect(
+            run.standardError.components(separatedBy: "ReactiveDiagnostics: 1 finding").count == 2,
+            "written at the end of the bundle; the exit handler finds it current and prints nothing more")
+        #expect(
+            !run.standardOutput.contains("ReactiveDiagnostics: 1 finding"), "the summary never goes to standard output")
     }
 
     @Test func aCleanTestPasses() async throws {
@@ -54,15 +66,20 @@ struct InstallTests {
         #expect(run.standardOutput.contains("Test Case 'InstallFixtures.testEndsItsSubscription' passed"))
         let report = try run.report()
         #expect(report.findings.isEmpty)
-        #expect(report.run.tests == [TestRecord(name: "\(Self.fixtures)/testEndsItsSubscription", findings: 0, failed: false)])
+        #expect(
+            report.run.tests == [
+                TestRecord(name: "\(Self.fixtures)/testEndsItsSubscription", findings: 0, failed: false)
+            ])
     }
 
     @Test func aGrammarFindingFailsTheTestItHappenedIn() async throws {
         let run = try await ChildProcess.runXCTest("\(Self.fixtures)/testDeliversAfterCompletion")
         #expect(run.status != 0)
         let location = try expectedLocation("install-grammar")
-        #expect(run.standardOutput.contains(
-            "\(location): error: InstallFixtures.testDeliversAfterCompletion : ReactiveDiagnostics: valueAfterTermination [error]"),
+        #expect(
+            run.standardOutput.contains(
+                "\(location): error: InstallFixtures.testDeliversAfterCompletion : ReactiveDiagnostics: valueAfterTermination [error]"
+            ),
             "\(run.output)")
         #expect(run.standardOutput.contains("  event at "), "the offending event's stack is shown too")
         let report = try run.report()
@@ -76,13 +93,16 @@ struct InstallTests {
         let report = try run.report()
         #expect(report.findings.map(\.suppressedBy) == ["test allows leakedSubscription"])
         #expect(report.run.tests.map(\.failed) == [false])
-        #expect(run.standardError.contains("ReactiveDiagnostics: 0 findings in 1 test; 1 resource alive at the end\n  1 suppressed"))
+        #expect(
+            run.standardError.contains(
+                "ReactiveDiagnostics: 0 findings in 1 test; 1 resource alive at the end\n  1 suppressed"))
     }
 
     @Test func aSuppressionsFileTurnsAKnownLeakIntoASuppressedFinding() async throws {
         let directory = try ChildProcess.makeReportDirectory()
         let file = directory.appendingPathComponent("suppressions.txt")
-        try "# a cache in an SDK we do not own\nleakedSubscription:vendor-sdk\n".write(to: file, atomically: true, encoding: .utf8)
+        try "# a cache in an SDK we do not own\nleakedSubscription:vendor-sdk\n".write(
+            to: file, atomically: true, encoding: .utf8)
         async let suppressed = ChildProcess.runXCTest(
             "\(Self.fixtures)/testLeaksInVendorCode", environment: ["REACTIVE_DIAGNOSTICS_SUPPRESSIONS": file.path])
         async let unsuppressed = ChildProcess.runXCTest("\(Self.fixtures)/testLeaksInVendorCode")
@@ -117,7 +137,10 @@ struct InstallTests {
         #expect(run.status == 0, "\(run.output)")
         let report = try run.report()
         #expect(report.findings.isEmpty)
-        #expect(report.run.tests == [TestRecord(name: "\(Self.fixtures)/testClearsItsPropertyInTearDown", findings: 0, failed: false)])
+        #expect(
+            report.run.tests == [
+                TestRecord(name: "\(Self.fixtures)/testClearsItsPropertyInTearDown", findings: 0, failed: false)
+            ])
     }
 
     @Test func testsRunOneAfterAnotherEachGetTheirOwnFindings() async throws {
@@ -128,15 +151,17 @@ struct InstallTests {
         #expect(run.standardOutput.contains("Test Case 'SequenceFixtures.test3Leaks' failed"))
         let report = try run.report()
         let prefix = "ReactiveDiagnosticsXCTestTests.SequenceFixtures/"
-        #expect(report.run.tests == [
-            TestRecord(name: prefix + "test1LeaksOnABackgroundThread", findings: 1, failed: true),
-            TestRecord(name: prefix + "test2IsClean", findings: 0, failed: false),
-            TestRecord(name: prefix + "test3Leaks", findings: 1, failed: true),
-        ])
+        #expect(
+            report.run.tests == [
+                TestRecord(name: prefix + "test1LeaksOnABackgroundThread", findings: 1, failed: true),
+                TestRecord(name: prefix + "test2IsClean", findings: 0, failed: false),
+                TestRecord(name: prefix + "test3Leaks", findings: 1, failed: true),
+            ])
         let owners = Dictionary(uniqueKeysWithValues: report.findings.map { ($0.label ?? "", $0.test ?? "") })
-        #expect(owners == [
-            "sequence-1": prefix + "test1LeaksOnABackgroundThread",
-            "sequence-3": prefix + "test3Leaks",
-        ])
+        #expect(
+            owners == [
+                "sequence-1": prefix + "test1LeaksOnABackgroundThread",
+                "sequence-3": prefix + "test3Leaks",
+            ])
     }
 }

@@ -21,7 +21,8 @@ struct ParallelProcessesTests {
         let reports = try files.map { try DiagnosticsReport.load(from: $0) }
         #expect(Set(reports.map(\.run.processID)).count == 2)
         for (file, report) in zip(files, reports) {
-            #expect(file.lastPathComponent == "report-ReactiveDiagnosticsPackageTests.xctest-\(report.run.processID).json")
+            #expect(
+                file.lastPathComponent == "report-ReactiveDiagnosticsPackageTests.xctest-\(report.run.processID).json")
             #expect(report.findings.count == 1 && report.run.tests.count == 1)
             #expect(report.findings.first?.test == report.run.tests.first?.name)
         }

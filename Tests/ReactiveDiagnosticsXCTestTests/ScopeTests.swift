@@ -9,8 +9,9 @@ import Testing
 /// suite, `PublisherTests.testSubjectSubscriber`). `_ = publisher.sink { … }` still is one.
 /// Real OpenCombine code under global instrumentation, in child XCTest processes
 /// (``ScopeFixtures``). Telling the two apart needs file:line, from llvm-symbolizer.
-@Suite("XCTest: cancellables a test keeps to the end of a scope",
-       .enabled(if: childProcessesAreSupported && SourceLineResolver.shared.symbolizer != nil))
+@Suite(
+    "XCTest: cancellables a test keeps to the end of a scope",
+    .enabled(if: childProcessesAreSupported && SourceLineResolver.shared.symbolizer != nil))
 struct ScopeTests {
     static let fixtures = "ReactiveDiagnosticsXCTestTests.ScopeFixtures"
 
@@ -31,7 +32,8 @@ struct ScopeTests {
         #expect(report.findings.map(\.kind) == ["prematureCancellation"])
         #expect(finding.label == "PassthroughSubject<Int, Never>")
         #expect(finding.test == "\(Self.fixtures)/testDropsItsSinkAtOnce")
-        #expect(report.firstUserFunction(ofStack: finding.allocationStack)
+        #expect(
+            report.firstUserFunction(ofStack: finding.allocationStack)
                 == "ReactiveDiagnosticsXCTestTests.ScopeFixtures.testDropsItsSinkAtOnce() -> ()")
     }
 }

@@ -18,9 +18,13 @@ struct TearDownTests {
         #expect(run.status == 0, "\(run.output)")
         let report = try run.report()
         #expect(report.findings.isEmpty, "\(report.findings.map(\.message))")
-        #expect(report.run.tests == [TestRecord(name: "\(Self.fixtures)/testStoresItsSinkInCancellables", findings: 0, failed: false)])
-        #expect(report.ledger.kinds.first { $0.kind == "subscription" }.map { $0.registered > 0 } == true,
-                "the subscription was counted: \(report.ledger.kinds)")
+        #expect(
+            report.run.tests == [
+                TestRecord(name: "\(Self.fixtures)/testStoresItsSinkInCancellables", findings: 0, failed: false)
+            ])
+        #expect(
+            report.ledger.kinds.first { $0.kind == "subscription" }.map { $0.registered > 0 } == true,
+            "the subscription was counted: \(report.ledger.kinds)")
     }
 
     @Test func aLeakBeyondTearDownIsReportedAfterTearDown() async throws {
@@ -32,19 +36,25 @@ struct TearDownTests {
         #expect(report.findings.count == 1, "\(report.findings.map(\.message))")
         #expect(finding.kind == "leakedSubscription" && finding.label == "PassthroughSubject<Int, Never>")
         #expect(finding.test == test && finding.suppressedBy == nil)
-        #expect(report.firstUserFunction(ofStack: finding.allocationStack)
+        #expect(
+            report.firstUserFunction(ofStack: finding.allocationStack)
                 == "ReactiveDiagnosticsXCTestTests.TearDownFixtures.testKeepsASinkBeyondTearDown() -> ()")
         #expect(report.run.tests == [TestRecord(name: test, findings: 1, failed: false)])
-        #expect(run.standardError.contains("error: TearDownFixtures.testKeepsASinkBeyondTearDown : ReactiveDiagnostics: leakedSubscription [error]"),
-                "\(run.output)")
+        #expect(
+            run.standardError.contains(
+                "error: TearDownFixtures.testKeepsASinkBeyondTearDown : ReactiveDiagnostics: leakedSubscription [error]"
+            ),
+            "\(run.output)")
         #expect(run.standardError.contains("found after tearDown()"), "\(run.output)")
     }
 
     @Test func aTestCaseThatKeepsNothingStillFailsAtTheTeardownBlock() async throws {
         let run = try await ChildProcess.runXCTest("ReactiveDiagnosticsXCTestTests.NoPropertyFixtures/testLeaksASink")
         #expect(run.status != 0, "\(run.output)")
-        #expect(run.standardOutput.contains(
-            "error: NoPropertyFixtures.testLeaksASink : ReactiveDiagnostics: leakedSubscription [error]"), "\(run.output)")
+        #expect(
+            run.standardOutput.contains(
+                "error: NoPropertyFixtures.testLeaksASink : ReactiveDiagnostics: leakedSubscription [error]"),
+            "\(run.output)")
         let report = try run.report()
         #expect(report.findings.map(\.kind) == ["leakedSubscription"])
         #expect(report.run.tests.map(\.failed) == [true])
@@ -98,7 +108,9 @@ struct TestCaseReferencesTests {
         #expect(TestCaseReferences.keepsReferences(Kept(name: "t", testClosure: { _ in })))
         #expect(TestCaseReferences.keepsReferences(Closure(name: "t", testClosure: { _ in })))
         #expect(TestCaseReferences.keepsReferences(Nested(name: "t", testClosure: { _ in })))
-        #expect(TestCaseReferences.keepsReferences(Derived(name: "t", testClosure: { _ in })), "a base class's properties count")
+        #expect(
+            TestCaseReferences.keepsReferences(Derived(name: "t", testClosure: { _ in })),
+            "a base class's properties count")
     }
 
     @Test func valuesTooDeepToLookIntoCountAsKept() {

@@ -43,10 +43,14 @@ public struct WalkCase: Sendable {
         switch expectation {
         case .strong(let count):
             guard strong.count == count else {
-                return ["\(name): expected \(count) strong reference(s) to the marker, found \(strong.count): \(described) \(notes)"]
+                return [
+                    "\(name): expected \(count) strong reference(s) to the marker, found \(strong.count): \(described) \(notes)"
+                ]
             }
         case .notStrong:
-            let weak = references.filter { $0.strength == "weak" || $0.strength == "unowned" || $0.strength == "notStrong" }
+            let weak = references.filter {
+                $0.strength == "weak" || $0.strength == "unowned" || $0.strength == "notStrong"
+            }
             guard strong.isEmpty, !weak.isEmpty else {
                 return ["\(name): expected a weak or unowned reference and no strong one: \(described) \(notes)"]
             }

@@ -82,7 +82,9 @@ func genericArrayClosure<T>(_ values: [T]) -> () -> Void {
 
 @inline(never)
 func genericClosure<T>(_ value: T, also marker: Marker) -> () -> Void {
-    { use(value); use(marker) }
+    {
+        use(value); use(marker)
+    }
 }
 
 class DisposeLikeBase {

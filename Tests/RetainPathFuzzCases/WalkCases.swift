@@ -3,7 +3,8 @@ import Foundation
 /// Every kind of value a closure can capture, each hiding the marker (or not) in its own way.
 public enum WalkCases {
     /// The matrix the walker is held to, in debug and release builds alike.
-    public static let all: [WalkCase] = references + values + enums + existentials + collections + closures
+    public static let all: [WalkCase] =
+        references + values + enums + existentials + collections + closures
         + generics + others
 
     static let references: [WalkCase] = [
@@ -12,11 +13,15 @@ public enum WalkCases {
         },
         WalkCase("a class reference and an Int", .strong(1)) { marker in
             let number = Int.random(in: 0...9)
-            return Holder { use(marker); use(number) }
+            return Holder {
+                use(marker); use(number)
+            }
         },
         WalkCase("the same object twice", .strong(2)) { marker in
             let other = marker
-            return Holder { use(marker); use(other) }
+            return Holder {
+                use(marker); use(other)
+            }
         },
         WalkCase("[weak marker]", .notStrong) { marker in
             Holder { [weak marker] in use(marker as Any) }
@@ -39,7 +44,8 @@ public enum WalkCases {
             return Holder { use(value) }
         },
         WalkCase("nested structs", .strong(2)) { marker in
-            let value = Nested(first: Pair(marker: marker, number: 1), second: Pair(marker: marker, number: 2), label: "x")
+            let value = Nested(
+                first: Pair(marker: marker, number: 1), second: Pair(marker: marker, number: 2), label: "x")
             return Holder { use(value) }
         },
         WalkCase("a tuple", .strong(1)) { marker in
@@ -69,13 +75,17 @@ public enum WalkCases {
             let text = String(repeating: "long text ", count: 10)
             let character: Character = "é"
             let part = text.dropFirst(3)
-            return Holder { use(text); use(character); use(part) }
+            return Holder {
+                use(text); use(character); use(part)
+            }
         },
         WalkCase("plain data (Double, SIMD, metatypes)", .strong(0)) { _ in
             let number = 2.5
             let vector = SIMD4<Float>(1, 2, 3, 4)
             let type: Any.Type = Marker.self
-            return Holder { use(number); use(vector); use(type) }
+            return Holder {
+                use(number); use(vector); use(type)
+            }
         },
     ]
 
@@ -118,7 +128,9 @@ public enum WalkCases {
         WalkCase("any class-bound protocol", .strong(1)) { marker in
             let value: any ClassBound = MarkerBox(marker: marker)
             let box = value
-            return Holder { use(box); use(marker) }
+            return Holder {
+                use(box); use(marker)
+            }
         },
         WalkCase("any protocol, value in the buffer", .strong(1)) { marker in
             let value: any Describing = Pair(marker: marker, number: 5)
@@ -171,7 +183,9 @@ public enum WalkCases {
             let array: [Marker] = []
             let set: Set<Marker> = []
             let dictionary: [Marker: Marker] = [:]
-            return Holder { use(array); use(set); use(dictionary) }
+            return Holder {
+                use(array); use(set); use(dictionary)
+            }
         },
     ]
 
@@ -182,7 +196,9 @@ public enum WalkCases {
         },
         WalkCase("three closures deep", .strong(1)) { marker in
             let first = { use(marker) }
-            let second = { first(); use(1) }
+            let second = {
+                first(); use(1)
+            }
             return Holder { second() }
         },
         WalkCase("an optional closure in a struct", .strong(1)) { marker in
@@ -191,7 +207,9 @@ public enum WalkCases {
         },
         WalkCase("a closure that captures itself (through a box)", .strong(1)) { marker in
             var recursive: (() -> Void)?
-            recursive = { use(marker); if Bool.random() && false { recursive?() } }
+            recursive = {
+                use(marker); if Bool.random() && false { recursive?() }
+            }
             return Holder { recursive?() }
         },
         WalkCase("twenty captures", .strong(4)) { marker in
@@ -248,9 +266,11 @@ extension WalkCases {
     /// A class holding `Optional<any P>` properties (RxSwift's `BinaryDisposable` shape).
     public static func optionalExistentialProperties() -> [String] {
         let marker = Marker()
-        let holder = OptionalExistentialHolder(first: Pair(marker: marker, number: 1), second: GenericBox(value: marker))
+        let holder = OptionalExistentialHolder(
+            first: Pair(marker: marker, number: 1), second: GenericBox(value: marker))
         return withExtendedLifetime((marker, holder)) {
-            WalkCase.compare(holder: holder, marker: marker, expectation: .strong(2), name: "optional existential properties")
+            WalkCase.compare(
+                holder: holder, marker: marker, expectation: .strong(2), name: "optional existential properties")
         }
     }
 

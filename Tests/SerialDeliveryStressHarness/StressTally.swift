@@ -54,16 +54,22 @@ public struct StressTally: Sendable {
     /// share of the runs whose calls overlapped found with both stacks. Prints the figures to
     /// standard error.
     public func expect(rate: Double?, runs: Int, sourceLocation: SourceLocation = #_sourceLocation) {
-        let summary = "\(detected) of \(overlappedRuns) runs whose calls overlapped found (\(complete) with both stacks), "
+        let summary =
+            "\(detected) of \(overlappedRuns) runs whose calls overlapped found (\(complete) with both stacks), "
             + "\(subscriberOverlapRuns - subscriberOverlapMissed) of \(subscriberOverlapRuns) whose deliveries overlapped in the subscriber, of \(runs) runs"
         FileHandle.standardError.write(Data("serial delivery stress: \(summary)\n".utf8))
-        #expect(overlappedRuns * 2 >= runs, "the stress must overlap its threads: \(summary)", sourceLocation: sourceLocation)
+        #expect(
+            overlappedRuns * 2 >= runs, "the stress must overlap its threads: \(summary)",
+            sourceLocation: sourceLocation)
         #expect(subscriberOverlapMissed == 0, "\(summary)", sourceLocation: sourceLocation)
         if let rate {
             #expect(Double(detected) >= rate * Double(overlappedRuns), "\(summary)", sourceLocation: sourceLocation)
             #expect(Double(complete) >= rate * Double(overlappedRuns), "\(summary)", sourceLocation: sourceLocation)
         }
-        #expect(sameThreadTwice == 0, "\(sameThreadTwice) findings named one thread twice", sourceLocation: sourceLocation)
-        #expect(falseFindings == 0, "\(falseFindings) findings where the calls never overlapped", sourceLocation: sourceLocation)
+        #expect(
+            sameThreadTwice == 0, "\(sameThreadTwice) findings named one thread twice", sourceLocation: sourceLocation)
+        #expect(
+            falseFindings == 0, "\(falseFindings) findings where the calls never overlapped",
+            sourceLocation: sourceLocation)
     }
 }

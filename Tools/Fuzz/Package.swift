@@ -17,6 +17,6 @@ let package = Package(
                 .product(name: "ReactiveDiagTool", package: "ReactiveDiagnostics"),
             ],
             path: "Sources/ReportFuzzer"
-        ),
+        )
     ]
 )

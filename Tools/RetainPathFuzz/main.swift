@@ -21,8 +21,10 @@ while failures.isEmpty, Date().timeIntervalSince(start) < seconds {
     seed += 1
 }
 if failures.isEmpty {
-    FileHandle.standardError.write(Data(
-        "retain-path-fuzz: \(WalkCases.all.count) kinds of captures and \(values) random values walked, no wrong answer\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "retain-path-fuzz: \(WalkCases.all.count) kinds of captures and \(values) random values walked, no wrong answer\n"
+                .utf8))
 } else {
     FileHandle.standardError.write(Data((failures.prefix(20).joined(separator: "\n") + "\n").utf8))
     exit(1)

@@ -13,7 +13,7 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 let openCombine: [Target.Dependency] = [
-    .product(name: "OpenCombineShim", package: "OpenCombine"),
+    .product(name: "OpenCombineShim", package: "OpenCombine")
 ]
 
 let package = Package(

@@ -16,7 +16,8 @@ extension Publishers.Diagnosed {
     /// the user's closures, as a `Sink` would.
     @usableFromInline
     final class SinkInner: UpstreamHandover, Subscriber, Cancellable, DiagnosedSubscriberMarker,
-        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable {
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    {
         // Unchecked: the closures, like the upstream subscription, are only touched under
         // `lockWord`, and only called outside it.
         @usableFromInline typealias Input = Upstream.Output

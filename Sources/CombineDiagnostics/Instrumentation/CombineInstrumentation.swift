@@ -72,7 +72,8 @@ public final class CombineInstrumentation: Sendable {
     /// another engine: that one is stopped first.
     @discardableResult
     public static func start(engine: DiagnosticsEngine = .shared) -> CombineInstrumentation {
-        let (instrumentation, replaced) = running.withLock { running -> (CombineInstrumentation, CombineInstrumentation?) in
+        let (instrumentation, replaced) = running.withLock {
+            running -> (CombineInstrumentation, CombineInstrumentation?) in
             if let current = running, current.engine === engine {
                 return (current, nil)
             }

@@ -28,7 +28,8 @@ public func withDiagnosedContinuation<T>(
     let stack = engine.isEnabled ? await engine.captureAsyncAllocationStack(isolation: isolation) : .none
     return await withCheckedContinuation(isolation: isolation, function: function) { continuation in
         // Made here, so that only the continuation handed out keeps it: released unresumed is seen.
-        let tracker = ContinuationTracker(engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
+        let tracker = ContinuationTracker(
+            engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
         body(DiagnosedContinuation(base: continuation, tracker: tracker))
     }
 }
@@ -48,7 +49,8 @@ public func withDiagnosedThrowingContinuation<T>(
 ) async throws -> sending T {
     let stack = engine.isEnabled ? await engine.captureAsyncAllocationStack(isolation: isolation) : .none
     return try await withCheckedThrowingContinuation(isolation: isolation, function: function) { continuation in
-        let tracker = ContinuationTracker(engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
+        let tracker = ContinuationTracker(
+            engine: engine, label: DiagnosticLabel(label), stack: stack, expectation: expectation)
         body(DiagnosedContinuation(base: continuation, tracker: tracker))
     }
 }

@@ -39,7 +39,8 @@ public final class DiagnosticSerialExecutor: SerialExecutor, TaskExecutor, Diagn
     ) {
         self.label = label
         core = ExecutorCore(
-            label: label, queue: DispatchQueue(label: label), expectation: expectation, longJobThreshold: longJobThreshold,
+            label: label, queue: DispatchQueue(label: label), expectation: expectation,
+            longJobThreshold: longJobThreshold,
             engine: engine)
         probe = core.probe
     }

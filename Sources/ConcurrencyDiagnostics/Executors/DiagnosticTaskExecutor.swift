@@ -44,7 +44,8 @@ public final class DiagnosticTaskExecutor: TaskExecutor, DiagnosticExecutor, Job
     ) {
         self.label = label
         let queue = queue ?? DispatchQueue(label: label, attributes: .concurrent)
-        core = ExecutorCore(label: label, queue: queue, expectation: expectation, longJobThreshold: longJobThreshold, engine: engine)
+        core = ExecutorCore(
+            label: label, queue: queue, expectation: expectation, longJobThreshold: longJobThreshold, engine: engine)
         probe = core.probe
     }
 

@@ -27,9 +27,10 @@ final class ContinuationTracker: Sendable {
 
     deinit {
         guard isActive, resumes.load(ordering: .acquiring) == 0, engine.ledger.unregister(token) else { return }
-        report(.callbackNeverCalled,
-               "\(name) was released without being resumed: the task awaiting it is suspended forever (a code path that returns without resuming it?)",
-               details: ["released": "true"])
+        report(
+            .callbackNeverCalled,
+            "\(name) was released without being resumed: the task awaiting it is suspended forever (a code path that returns without resuming it?)",
+            details: ["released": "true"])
     }
 
     private var name: String {
@@ -42,23 +43,26 @@ final class ContinuationTracker: Sendable {
         let count = resumes.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
         guard count == 1 else {
             guard isActive else { return false }
-            report(.callbackCalledTwice,
-                   "\(name) resumed \(count) times; a continuation must be resumed exactly once (the runtime stops the process on the second resume: this one was dropped)",
-                   details: ["resumes": "\(count)"])
+            report(
+                .callbackCalledTwice,
+                "\(name) resumed \(count) times; a continuation must be resumed exactly once (the runtime stops the process on the second resume: this one was dropped)",
+                details: ["resumes": "\(count)"])
             return false
         }
         guard isActive else { return true }
         engine.ledger.unregister(token)
         if let expectation, !expectation.isSatisfied() {
-            report(.wrongThread, "\(name) was resumed off the \(expectation)",
-                   details: ["expected": expectation.description, "event": "resume"])
+            report(
+                .wrongThread, "\(name) was resumed off the \(expectation)",
+                details: ["expected": expectation.description, "event": "resume"])
         }
         return true
     }
 
     private func report(_ kind: FindingKind, _ message: String, details: [String: String]) {
-        engine.record(FindingDraft(
-            kind: kind, message: message, label: label.name.isEmpty ? nil : label.name, resourceKind: .continuation,
-            test: test, allocationStack: stack, details: details))
+        engine.record(
+            FindingDraft(
+                kind: kind, message: message, label: label.name.isEmpty ? nil : label.name, resourceKind: .continuation,
+                test: test, allocationStack: stack, details: details))
     }
 }

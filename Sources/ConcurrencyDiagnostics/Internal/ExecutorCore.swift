@@ -18,7 +18,10 @@ struct ExecutorCore: Sendable {
     /// Where the executor was made (when allocation stacks are on): every job's stack.
     let madeAt: StackID
 
-    init(label: String, queue: DispatchQueue, expectation: ThreadExpectation?, longJobThreshold: Duration?, engine: DiagnosticsEngine) {
+    init(
+        label: String, queue: DispatchQueue, expectation: ThreadExpectation?, longJobThreshold: Duration?,
+        engine: DiagnosticsEngine
+    ) {
         self.queue = queue
         probe = engine.makeSchedulerProbe(label: label, expectation: expectation, longActionThreshold: longJobThreshold)
         direct = DirectDispatch(queue)

@@ -29,7 +29,8 @@ final class SequenceState: Sendable {
         guard engine.isEnabled else { return nil }
         let stack = await engine.captureAsyncAllocationStack(isolation: isolation)
         engine.explainLeaks(
-            of: .iteration, label: identity.label, allocatedAt: stack, by: identity.creationStack, role: "sequence diagnosed")
+            of: .iteration, label: identity.label, allocatedAt: stack, by: identity.creationStack,
+            role: "sequence diagnosed")
         return engine.makeStreamMonitor(
             label: identity.label, contract: contract, options: Self.iterationOptions, allocationStack: stack,
             test: identity.consumerTest)
@@ -40,7 +41,8 @@ final class SequenceState: Sendable {
     func enter(_ monitor: StreamMonitor) -> Bool {
         guard isSingleConsumer else { return false }
         if let other = waiting.enter(stack: monitor.allocationStack),
-           !reportedConcurrency.exchange(true, ordering: .relaxed) {
+            !reportedConcurrency.exchange(true, ordering: .relaxed)
+        {
             identity.report(
                 .concurrentIteration,
                 "\(identity.name) was iterated by two tasks at once: each element goes to only one of them, and a task left waiting may never resume (swiftlang/swift#71412); give each consumer a sequence of its own",

@@ -41,8 +41,9 @@ final class StreamConsumers: Sendable {
         guard producer.enqueuedCount - delivered.load(ordering: .relaxed) <= 0 else {
             return Wait(token: .none)
         }
-        return Wait(token: identity.engine.ledger.register(
-            kind: .iteration, label: identity.label, stack: stack, test: identity.consumerTest))
+        return Wait(
+            token: identity.engine.ledger.register(
+                kind: .iteration, label: identity.label, stack: stack, test: identity.consumerTest))
     }
 
     /// The consumer's `next()` returned.
@@ -67,7 +68,8 @@ final class StreamConsumers: Sendable {
         }
         let stack = await identity.engine.captureAsyncAllocationStack()
         identity.engine.explainLeaks(
-            of: .iteration, label: identity.label, allocatedAt: stack, by: identity.creationStack, role: "stream created")
+            of: .iteration, label: identity.label, allocatedAt: stack, by: identity.creationStack,
+            role: "stream created")
         lastConsumer.store(UInt64(stack.rawValue) << 32 | UInt64(key), ordering: .relaxed)
         return stack
     }
@@ -77,6 +79,7 @@ final class StreamConsumers: Sendable {
         identity.report(
             .concurrentIteration,
             "\(identity.name) was iterated by two tasks at once: AsyncStream gives each element to only one of them, and a task left waiting may never resume (swiftlang/swift#71412); give each consumer a stream of its own",
-            stack: stack, related: other == stack ? .none : other, details: [ReportFinding.relatedStackRoleKey: "other iteration"])
+            stack: stack, related: other == stack ? .none : other,
+            details: [ReportFinding.relatedStackRoleKey: "other iteration"])
     }
 }

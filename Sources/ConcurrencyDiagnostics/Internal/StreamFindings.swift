@@ -30,9 +30,10 @@ struct StreamIdentity: Sendable {
         _ kind: FindingKind, _ message: String, stack: StackID? = nil, related: StackID = .none,
         details: [String: String] = [:]
     ) -> Finding? {
-        engine.record(FindingDraft(
-            kind: kind, message: message, label: label.name.isEmpty ? nil : label.name, resourceKind: .iteration,
-            test: test, allocationStack: stack ?? creationStack, capturesEventStack: stack == nil, details: details,
-            relatedStack: related))
+        engine.record(
+            FindingDraft(
+                kind: kind, message: message, label: label.name.isEmpty ? nil : label.name, resourceKind: .iteration,
+                test: test, allocationStack: stack ?? creationStack, capturesEventStack: stack == nil, details: details,
+                relatedStack: related))
     }
 }

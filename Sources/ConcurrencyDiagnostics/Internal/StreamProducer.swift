@@ -61,12 +61,16 @@ final class StreamProducer: Sendable {
                 identity.report(
                     .contractViolation,
                     "\(identity.name) yielded value \(count) but its contract allows at most \(range.upperBound)",
-                    details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract?.description ?? ""])
+                    details: [
+                        "rule": "values", "expected": "\(range)", "actual": "\(count)",
+                        "contract": contract?.description ?? "",
+                    ])
             }
         }
         if let expectation = contract?.delivery, !expectation.isSatisfied() {
-            identity.report(.wrongThread, "\(identity.name) yielded a value off the \(expectation)",
-                            details: ["expected": expectation.description, "event": "value"])
+            identity.report(
+                .wrongThread, "\(identity.name) yielded a value off the \(expectation)",
+                details: ["expected": expectation.description, "event": "value"])
         }
     }
 
@@ -79,7 +83,8 @@ final class StreamProducer: Sendable {
         } else if terminated, state == .abandoned, !reportedAbandonedYield.exchange(true, ordering: .relaxed) {
             identity.report(
                 .valueAfterCancel,
-                "\(identity.name) yielded a value after its consumer went away (task cancelled or stream released); the value was dropped, and a producer that keeps going is wasted work (later ones are not reported again)")
+                "\(identity.name) yielded a value after its consumer went away (task cancelled or stream released); the value was dropped, and a producer that keeps going is wasted work (later ones are not reported again)"
+            )
         }
     }
 
@@ -100,7 +105,7 @@ final class StreamProducer: Sendable {
                     details: ["state": "\(state)", "event": "\(target)"])
                 return
             case .abandoned:
-                return   // finishing a stream nobody consumes any more is harmless
+                return  // finishing a stream nobody consumes any more is harmless
             case .open:
                 let (exchanged, original) = phase.compareExchange(
                     expected: current, desired: target.rawValue, ordering: .acquiringAndReleasing)
@@ -123,26 +128,37 @@ final class StreamProducer: Sendable {
 
     private func checkTermination(_ state: Phase, failure: String?) {
         if let expectation = contract?.delivery, !expectation.isSatisfied() {
-            identity.report(.wrongThread, "\(identity.name) \(state == .failed ? "failed" : "finished") off the \(expectation)",
-                            details: ["expected": expectation.description, "event": "\(state)"])
+            identity.report(
+                .wrongThread, "\(identity.name) \(state == .failed ? "failed" : "finished") off the \(expectation)",
+                details: ["expected": expectation.description, "event": "\(state)"])
         }
         guard let contract else { return }
         let count = yields.load(ordering: .relaxed)
         if contract.termination == .forbidden {
             identity.report(
-                .contractViolation, "\(identity.name) \(state == .failed ? "failed" : "finished") but its contract says it must not terminate",
-                details: ["rule": "termination", "expected": "never terminates", "actual": "\(state)", "contract": contract.description])
+                .contractViolation,
+                "\(identity.name) \(state == .failed ? "failed" : "finished") but its contract says it must not terminate",
+                details: [
+                    "rule": "termination", "expected": "never terminates", "actual": "\(state)",
+                    "contract": contract.description,
+                ])
         }
         if state == .failed, !contract.allowsFailure {
             identity.report(
-                .contractViolation, "\(identity.name) failed (\(failure ?? "error")) but its contract does not allow failure",
-                details: ["rule": "failure", "expected": "no failure", "actual": failure ?? "failure", "contract": contract.description])
+                .contractViolation,
+                "\(identity.name) failed (\(failure ?? "error")) but its contract does not allow failure",
+                details: [
+                    "rule": "failure", "expected": "no failure", "actual": failure ?? "failure",
+                    "contract": contract.description,
+                ])
         }
         if state == .finished, let range = contract.values, count < range.lowerBound {
             identity.report(
                 .contractViolation,
                 "\(identity.name) finished after \(count) value(s) but its contract requires at least \(range.lowerBound)",
-                details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description])
+                details: [
+                    "rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description,
+                ])
         }
     }
 }

@@ -47,8 +47,10 @@ final class WeakOwner: Sendable {
 
     func describe() -> String {
         if object == nil {
-            return "Its owner, a \(typeName), is gone: the task outlived it (a loop that no longer has anyone to update, never cancelled)"
+            return
+                "Its owner, a \(typeName), is gone: the task outlived it (a loop that no longer has anyone to update, never cancelled)"
         }
-        return "Its owner, a \(typeName), is still alive: the task may be what keeps it alive (a strong self in a loop that never ends?)"
+        return
+            "Its owner, a \(typeName), is still alive: the task may be what keeps it alive (a strong self in a loop that never ends?)"
     }
 }

@@ -23,7 +23,8 @@ struct WaitingConsumers: ~Copyable {
         while true {
             let count = current & 0xffff_ffff
             let desired = count == 0 ? UInt64(stack.rawValue) << 32 | 1 : current &+ 1
-            let (exchanged, original) = word.weakCompareExchange(expected: current, desired: desired, ordering: .relaxed)
+            let (exchanged, original) = word.weakCompareExchange(
+                expected: current, desired: desired, ordering: .relaxed)
             if exchanged {
                 return count == 0 ? nil : StackID(rawValue: UInt32(truncatingIfNeeded: current >> 32))
             }

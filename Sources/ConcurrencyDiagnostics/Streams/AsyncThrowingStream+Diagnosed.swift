@@ -34,7 +34,8 @@ extension AsyncThrowingStream where Failure == any Error {
             creationStack: engine.isEnabled ? engine.captureAllocationStack() : .none, test: engine.currentTest())
         let producer = StreamProducer(identity: identity, contract: merged(contract, expectation))
         let consumers = StreamConsumers(producer: producer)
-        let (inner, base) = AsyncThrowingStream.makeStream(of: Element.self, throwing: (any Error).self, bufferingPolicy: limit)
+        let (inner, base) = AsyncThrowingStream.makeStream(
+            of: Element.self, throwing: (any Error).self, bufferingPolicy: limit)
         let termination = TerminationHandler<Continuation.Termination>()
         base.onTermination = { [producer, termination] reason in
             if case .cancelled = reason {

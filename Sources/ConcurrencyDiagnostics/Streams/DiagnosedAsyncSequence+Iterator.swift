@@ -40,7 +40,7 @@ extension DiagnosedAsyncSequence {
                 monitor = started
                 self.monitor = started
             } else {
-                forwardsOnly = true   // the engine is disabled: nothing to check
+                forwardsOnly = true  // the engine is disabled: nothing to check
                 return try await base.next(isolation: actor)
             }
             if ended {

@@ -50,7 +50,8 @@ extension Task where Failure == any Error {
     @discardableResult
     public static func diagnosed(
         _ label: String, priority: TaskPriority? = nil, owner: AnyObject? = nil, engine: DiagnosticsEngine = .shared,
-        @_inheritActorContext @_implicitSelfCapture operation: sending @escaping @isolated(any) () async throws -> Success
+        @_inheritActorContext @_implicitSelfCapture operation:
+            sending @escaping @isolated(any) () async throws -> Success
     ) -> Task<Success, any Error> {
         guard engine.isEnabled else { return Task(priority: priority, operation: operation) }
         let tracker = TaskTracker(engine: engine, label: DiagnosticLabel(label), owner: owner)

@@ -38,7 +38,8 @@ extension DiagnosedEffect {
         if let expecting, contract?.delivery == nil {
             checked = (contract ?? .any).delivered(on: expecting)
         }
-        let monitor: StreamMonitor? = engine.isEnabled
+        let monitor: StreamMonitor? =
+            engine.isEnabled
             ? engine.makeStreamMonitor(
                 label: diagnosticLabel, contract: checked,
                 options: .init(tracksDemand: false, expectsSubscription: false, resourceKind: .callback))

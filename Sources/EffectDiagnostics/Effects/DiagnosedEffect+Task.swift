@@ -25,15 +25,17 @@ extension DiagnosedEffect where Action: Sendable {
     public static func task(
         _ label: String, priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async -> Action
     ) -> DiagnosedEffect {
-        DiagnosedEffect(label: label, body: .task { send, discarded in
-            Task(priority: priority) { @MainActor in
-                let action = await operation()
-                if Task.isCancelled {
-                    discarded()
-                } else {
-                    send(action)
+        DiagnosedEffect(
+            label: label,
+            body: .task { send, discarded in
+                Task(priority: priority) { @MainActor in
+                    let action = await operation()
+                    if Task.isCancelled {
+                        discarded()
+                    } else {
+                        send(action)
+                    }
                 }
-            }
-        })
+            })
     }
 }

@@ -37,7 +37,8 @@ public final class EffectEmitter<Action>: Sendable {
         // Released while still running: the effect can never finish now.
         guard let monitor, monitor.state == .active else { return }
         TrackedResource(monitor: monitor, engine: engine).reportReleased(
-            "effect '\(monitor.label.name)' was released without finishing: it sent \(monitor.valuesDelivered) action(s) and can never finish now")
+            "effect '\(monitor.label.name)' was released without finishing: it sent \(monitor.valuesDelivered) action(s) and can never finish now"
+        )
         monitor.cancelled(checkPremature: false)
     }
 

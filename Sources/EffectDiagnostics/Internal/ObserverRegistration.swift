@@ -16,7 +16,8 @@ final class ObserverRegistration: Sendable {
     /// The identity of the center's token, once known (0 before).
     private let observerID = Atomic<UInt>(0)
 
-    init(resource: TrackedResource, expectation: ThreadExpectation?, block: @escaping @Sendable (Notification) -> Void) {
+    init(resource: TrackedResource, expectation: ThreadExpectation?, block: @escaping @Sendable (Notification) -> Void)
+    {
         self.resource = resource
         self.expectation = expectation
         self.block = block

@@ -69,7 +69,8 @@ final class OneShotCallback: Sendable {
             expected: Phase.pending.rawValue, desired: Phase.released.rawValue, ordering: .acquiringAndReleasing)
         if exchanged {
             resource.reportReleased(
-                "effect '\(resource.label.name)' was released without calling back: its callback can never be called now (a code path that returns without calling it?)")
+                "effect '\(resource.label.name)' was released without calling back: its callback can never be called now (a code path that returns without calling it?)"
+            )
         }
     }
 

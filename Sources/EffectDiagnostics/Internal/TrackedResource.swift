@@ -21,7 +21,8 @@ struct TrackedResource: Sendable {
         let stack = engine.captureAllocationStack()
         let test = engine.currentTest()
         let token = engine.ledger.register(kind: kind, label: label, stack: stack, test: test)
-        return TrackedResource(engine: engine, kind: kind, label: label, token: token, allocationStack: stack, test: test)
+        return TrackedResource(
+            engine: engine, kind: kind, label: label, token: token, allocationStack: stack, test: test)
     }
 
     /// The resource of a stream monitor `engine` made (long-lived effects).
@@ -59,9 +60,10 @@ struct TrackedResource: Sendable {
     /// Records a finding about this resource; the engine captures the calling stack and thread.
     @discardableResult
     func report(_ kind: FindingKind, _ message: String, details: [String: String] = [:]) -> Finding? {
-        engine.record(FindingDraft(
-            kind: kind, message: message, label: labelText, resourceKind: self.kind, test: test,
-            allocationStack: allocationStack, details: details))
+        engine.record(
+            FindingDraft(
+                kind: kind, message: message, label: labelText, resourceKind: self.kind, test: test,
+                allocationStack: allocationStack, details: details))
     }
 
     /// Records a `wrongThread` finding when the calling thread does not satisfy `expectation`.
@@ -71,9 +73,10 @@ struct TrackedResource: Sendable {
     @usableFromInline
     func checkThread(_ expectation: ThreadExpectation?, noun: String, event: String) {
         guard let expectation, !expectation.isSatisfied() else { return }
-        report(.wrongThread,
-               "\(noun) '\(label.name)' \(event) on the wrong thread: expected \(expectation.phrase), was \(ThreadInfo.current)",
-               details: ["expected": expectation.description, "event": event])
+        report(
+            .wrongThread,
+            "\(noun) '\(label.name)' \(event) on the wrong thread: expected \(expectation.phrase), was \(ThreadInfo.current)",
+            details: ["expected": expectation.description, "event": event])
     }
 }
 

@@ -68,7 +68,9 @@ final class SubstituteNotificationCenter: NotificationCenter, @unchecked Sendabl
         diagnosed.center.post(notification)
     }
 
-    override func post(name aName: NSNotification.Name, object anObject: Any?, userInfo aUserInfo: [AnyHashable: Any]? = nil) {
+    override func post(
+        name aName: NSNotification.Name, object anObject: Any?, userInfo aUserInfo: [AnyHashable: Any]? = nil
+    ) {
         diagnosed.center.post(name: aName, object: anObject, userInfo: aUserInfo)
     }
 
@@ -77,7 +79,9 @@ final class SubstituteNotificationCenter: NotificationCenter, @unchecked Sendabl
         diagnosed.center.post(name: aName, object: anObject)
     }
 
-    override func addObserver(_ observer: Any, selector aSelector: Selector, name aName: NSNotification.Name?, object anObject: Any?) {
+    override func addObserver(
+        _ observer: Any, selector aSelector: Selector, name aName: NSNotification.Name?, object anObject: Any?
+    ) {
         // Selector observers are held weakly by the center: nothing to leak, nothing tracked.
         diagnosed.center.addObserver(observer, selector: aSelector, name: aName, object: anObject)
     }

@@ -32,13 +32,16 @@ extension StackCapture {
         return captureChain(from: registers, depth: depth, into: interner)
     }
 
-    static func captureChain(from registers: rdiag_async_registers, depth: Int, into interner: StackInterner) -> StackID {
+    static func captureChain(from registers: rdiag_async_registers, depth: Int, into interner: StackInterner) -> StackID
+    {
         let depth = min(max(depth, 0), maximumDepth)
         guard depth > 0 else { return .none }
         let context: UInt
         if AsyncContexts.isContext(UInt(registers.context)) {
             context = UInt(registers.context)
-        } else if case let spilled = UInt(rdiag_async_spilled_context(registers.frame)), AsyncContexts.isContext(spilled) {
+        } else if case let spilled = UInt(rdiag_async_spilled_context(registers.frame)),
+            AsyncContexts.isContext(spilled)
+        {
             context = spilled
         } else {
             return capture(depth: depth, into: interner)
@@ -63,7 +66,7 @@ enum AsyncContexts {
 
     static func isContext(_ context: UInt) -> Bool {
         guard rdiag_async_context_is_readable(context) != 0,
-              let words = UnsafePointer<UInt>(bitPattern: context)
+            let words = UnsafePointer<UInt>(bitPattern: context)
         else { return false }
         let resume = words[1]
         guard resume != 0 else { return false }

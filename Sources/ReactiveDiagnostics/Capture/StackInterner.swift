@@ -58,7 +58,8 @@ import _ReactiveDiagnosticsSupport
                 }
                 let local = Int(entry - 1)
                 if hashes[local] == hash && Int(lengths[local]) == frames.count,
-                   memcmp(stored[local], frames.baseAddress!, frames.count * MemoryLayout<UInt>.stride) == 0 {
+                    memcmp(stored[local], frames.baseAddress!, frames.count * MemoryLayout<UInt>.stride) == 0
+                {
                     return (UInt32(local), UnsafePointer(stored[local]))
                 }
                 slot = (slot + 1) & mask
@@ -170,10 +171,11 @@ import _ReactiveDiagnosticsSupport
     /// Bytes held by the stored stacks and their tables (for the memory benchmark).
     package var approximateBytes: Int {
         shards.reduce(0) { total, shard in
-            total + shard.state.withLock { state in
-                state.arenaWords * MemoryLayout<UInt>.stride + state.table.capacity * 4
-                    + state.hashes.capacity * 8 + state.stored.capacity * 8 + state.lengths.capacity * 2
-            }
+            total
+                + shard.state.withLock { state in
+                    state.arenaWords * MemoryLayout<UInt>.stride + state.table.capacity * 4
+                        + state.hashes.capacity * 8 + state.stored.capacity * 8 + state.lengths.capacity * 2
+                }
         }
     }
 }

@@ -101,14 +101,16 @@ public struct Configuration: Sendable {
             case "1", "true", "yes", "on": return true
             case "0", "false", "no", "off": return false
             default:
-                throw ConfigurationError("\(Self.environmentPrefix)\(name)='\(text)' is not 1/0, true/false, yes/no or on/off")
+                throw ConfigurationError(
+                    "\(Self.environmentPrefix)\(name)='\(text)' is not 1/0, true/false, yes/no or on/off")
             }
         }
         func number(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
             guard let text = value(name) else { return nil }
             guard let number = Int(text), range.contains(number) else {
                 throw ConfigurationError(
-                    "\(Self.environmentPrefix)\(name)='\(text)' is not a whole number in \(range.lowerBound)...\(range.upperBound)")
+                    "\(Self.environmentPrefix)\(name)='\(text)' is not a whole number in \(range.lowerBound)...\(range.upperBound)"
+                )
             }
             return number
         }
@@ -152,7 +154,8 @@ public struct Configuration: Sendable {
     /// The report path with `%p` and `%n` expanded for this process.
     public var resolvedReportPath: String {
         let process = ProcessInfo.processInfo
-        return reportPath
+        return
+            reportPath
             .replacingOccurrences(of: "%p", with: String(process.processIdentifier))
             .replacingOccurrences(of: "%n", with: Self.sanitize(process.processName))
     }

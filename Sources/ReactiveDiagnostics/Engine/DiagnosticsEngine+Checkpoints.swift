@@ -16,7 +16,8 @@ extension DiagnosticsEngine {
         if serial {
             serialTestID.store(test.rawValue, ordering: .relaxed)
         }
-        return TestCheckpoint(test: test, epoch: ledger.advanceEpoch(), findingIndex: findingStore.count, isSerial: serial)
+        return TestCheckpoint(
+            test: test, epoch: ledger.advanceEpoch(), findingIndex: findingStore.count, isSerial: serial)
     }
 
     /// Ends a test: lets deallocation and main-queue work settle (bounded), turns what the
@@ -83,7 +84,8 @@ extension DiagnosticsEngine {
         let findings = attributedFindings(of: checkpoint, from: start, options: options)
         let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
         recordTest(
-            checkpoint, findings: first.unsuppressed.count + outcome.unsuppressed.count, failed: !first.failures.isEmpty)
+            checkpoint, findings: first.unsuppressed.count + outcome.unsuppressed.count, failed: !first.failures.isEmpty
+        )
         return outcome
     }
 
@@ -184,7 +186,8 @@ extension DiagnosticsEngine {
         }
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.main.async { done.signal() }
-        let nanos = Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
+        let nanos =
+            Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
         _ = done.wait(timeout: .now() + .nanoseconds(nanos))
     }
 
@@ -212,12 +215,13 @@ extension DiagnosticsEngine {
                     message += ". " + note
                 }
             }
-            record(FindingDraft(
-                kind: site.kind.leakFindingKind,
-                message: message,
-                label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
-                allocationStack: site.stack, capturesEventStack: false, details: details,
-                relatedStack: relation?.stack ?? .none, retainPath: retainPath))
+            record(
+                FindingDraft(
+                    kind: site.kind.leakFindingKind,
+                    message: message,
+                    label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
+                    allocationStack: site.stack, capturesEventStack: false, details: details,
+                    relatedStack: relation?.stack ?? .none, retainPath: retainPath))
         }
     }
 
@@ -226,19 +230,25 @@ extension DiagnosticsEngine {
         let many = count == 1 ? "" : "\(count) "
         switch kind {
         case .subscription:
-            return "\(many)subscription\(count == 1 ? "" : "s")\(named) still alive at the end of the test: never completed, failed or cancelled (a retain cycle, or a cancellable kept too long?)"
+            return
+                "\(many)subscription\(count == 1 ? "" : "s")\(named) still alive at the end of the test: never completed, failed or cancelled (a retain cycle, or a cancellable kept too long?)"
         case .scheduledAction:
-            return "\(many)action\(count == 1 ? "" : "s") scheduled on\(named.isEmpty ? " a scheduler" : named) still pending at the end of the test"
+            return
+                "\(many)action\(count == 1 ? "" : "s") scheduled on\(named.isEmpty ? " a scheduler" : named) still pending at the end of the test"
         case .timer:
-            return "\(many)repeating action\(count == 1 ? "" : "s") on\(named.isEmpty ? " a scheduler" : named) never cancelled: still active at the end of the test"
+            return
+                "\(many)repeating action\(count == 1 ? "" : "s") on\(named.isEmpty ? " a scheduler" : named) never cancelled: still active at the end of the test"
         case .callback:
             return "\(many)effect\(count == 1 ? "" : "s")\(named) never called back by the end of the test"
         case .observer:
-            return "\(many)notification observer\(count == 1 ? "" : "s")\(named) never removed: still registered at the end of the test"
+            return
+                "\(many)notification observer\(count == 1 ? "" : "s")\(named) never removed: still registered at the end of the test"
         case .iteration:
-            return "\(many)iteration\(count == 1 ? "" : "s") of\(named.isEmpty ? " an async sequence" : named) still waiting for elements at the end of the test: the sequence never finished and the iterating task was never cancelled (a `for await` loop in a task nobody cancels?)"
+            return
+                "\(many)iteration\(count == 1 ? "" : "s") of\(named.isEmpty ? " an async sequence" : named) still waiting for elements at the end of the test: the sequence never finished and the iterating task was never cancelled (a `for await` loop in a task nobody cancels?)"
         case .continuation:
-            return "\(many)continuation\(count == 1 ? "" : "s")\(named) never resumed by the end of the test: the task awaiting \(count == 1 ? "it is" : "them are") suspended forever"
+            return
+                "\(many)continuation\(count == 1 ? "" : "s")\(named) never resumed by the end of the test: the task awaiting \(count == 1 ? "it is" : "them are") suspended forever"
         case .task:
             return "\(many)task\(count == 1 ? "" : "s")\(named) still running at the end of the test"
         default:

@@ -33,7 +33,9 @@ extension DiagnosticsEngine {
         guard let id = table.reference(stack), let found = table.stacks.first(where: { $0.id == id }) else { return [] }
         let images = Dictionary(uniqueKeysWithValues: table.images.map { ($0.id, $0.path) })
         let frames = found.frames.map { ReportFrame.Shown(frame: $0, imagePath: $0.image.flatMap { images[$0] }) }
-        let lines = FindingText.lines(frames: frames, droppedFrames: found.droppedFrames, detail: .failure).map { "    " + $0.plain }
+        let lines = FindingText.lines(frames: frames, droppedFrames: found.droppedFrames, detail: .failure).map {
+            "    " + $0.plain
+        }
         return Self.limit(lines.joined(separator: "\n"), framesPerStack: limit).split(separator: "\n").map(String.init)
     }
 

@@ -39,7 +39,8 @@ extension DiagnosticsEngine {
             Finding(
                 id: id, kind: draft.kind, severity: severity, message: draft.message, label: draft.label,
                 resourceKind: draft.resourceKind, test: test, allocationStack: draft.allocationStack,
-                eventStack: eventStack, relatedStack: draft.relatedStack, thread: thread, otherThread: draft.otherThread,
+                eventStack: eventStack, relatedStack: draft.relatedStack, thread: thread,
+                otherThread: draft.otherThread,
                 time: time, details: draft.details, retainPath: draft.retainPath, policy: policy,
                 suppressedBy: policy == .ignore ? "policy:ignore" : nil)
         }

@@ -50,7 +50,9 @@ extension DiagnosticsEngine: DiagnosticsRecorder {
     }
 
     /// Remembers a cancel before any value, for the checkpoint's premature-cancellation check.
-    public func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]) {
+    public func noteCancelBeforeAnyValue(
+        label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]
+    ) {
         notePossiblePrematureCancel(label: label, allocationStack: allocationStack, test: test, markers: markers)
     }
 

@@ -15,7 +15,9 @@ extension DiagnosticsEngine {
     ///     type is any ObserverType.Type || type is any Disposable.Type
     /// }
     /// ```
-    @_spi(Integration) public static func registerRetainPathPlumbing(_ isPlumbing: @escaping @Sendable (Any.Type) -> Bool) {
+    @_spi(Integration) public static func registerRetainPathPlumbing(
+        _ isPlumbing: @escaping @Sendable (Any.Type) -> Bool
+    ) {
         RetainPathPlumbing.register(isPlumbing)
     }
 }

@@ -34,7 +34,9 @@ extension DiagnosticsEngine {
 
     /// The synchronous form, for XCTest's `invokeTest()`: task-local values bound outside any
     /// task are copied by the tasks started on the same thread.
-    public func trackingUnstructuredTasks<Result>(of checkpoint: TestCheckpoint, _ body: () throws -> Result) rethrows -> Result {
+    public func trackingUnstructuredTasks<Result>(
+        of checkpoint: TestCheckpoint, _ body: () throws -> Result
+    ) rethrows -> Result {
         let sentinel = TaskSentinel()
         taskSentinels.withLock { $0[checkpoint] = WeakTaskSentinel(sentinel) }
         return try TaskSentinel.$current.withValue(sentinel, operation: body)
@@ -48,20 +50,26 @@ extension DiagnosticsEngine {
     /// Records the test's unstructured tasks still running, unless another finding of the test
     /// already explains them; forgets the test's marker.
     func recordUnstructuredTasks(of checkpoint: TestCheckpoint) {
-        guard let marker = taskSentinels.withLock({ $0.removeValue(forKey: checkpoint) }), marker.isAlive else { return }
+        guard let marker = taskSentinels.withLock({ $0.removeValue(forKey: checkpoint) }), marker.isAlive else {
+            return
+        }
         let explaining: Set<ResourceKind> = [.iteration, .continuation, .task, .callback]
         let explained = findingStore.after(checkpoint.findingIndex).contains { finding in
-            finding.test == checkpoint.test && finding.kind.isLifetime && finding.resourceKind.map(explaining.contains) == true
+            finding.test == checkpoint.test && finding.kind.isLifetime
+                && finding.resourceKind.map(explaining.contains) == true
         }
         guard !explained else { return }
         let name = checkpoint.test.name ?? "the test"
-        record(FindingDraft(
-            kind: .leakedResource,
-            message: "an unstructured task started during the test (`Task { … }`) is still running at its end, with everything it holds: "
-                + "a `for await` loop over a stream nobody finishes, a continuation nobody resumes, or a sleep nobody cancels? "
-                + "Keep the task and cancel it, or start it with `Task.diagnosed` (ConcurrencyDiagnostics) to see where it was started",
-            label: "unstructured tasks of \(name)", resourceKind: .task, test: checkpoint.test, capturesEventStack: false,
-            details: ["resourceKind": ResourceKind.task.name, "detectedBy": "task-local marker"]))
+        record(
+            FindingDraft(
+                kind: .leakedResource,
+                message:
+                    "an unstructured task started during the test (`Task { … }`) is still running at its end, with everything it holds: "
+                    + "a `for await` loop over a stream nobody finishes, a continuation nobody resumes, or a sleep nobody cancels? "
+                    + "Keep the task and cancel it, or start it with `Task.diagnosed` (ConcurrencyDiagnostics) to see where it was started",
+                label: "unstructured tasks of \(name)", resourceKind: .task, test: checkpoint.test,
+                capturesEventStack: false,
+                details: ["resourceKind": ResourceKind.task.name, "detectedBy": "task-local marker"]))
     }
 }
 

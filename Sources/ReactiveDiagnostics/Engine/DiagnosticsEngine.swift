@@ -78,7 +78,8 @@ public final class DiagnosticsEngine: Sendable {
     }
 
     /// Creates an engine that resolves source lines through `sourceLineResolver`.
-    package init(configuration: Configuration, symbolizer: Symbolizer = .shared, sourceLineResolver: SourceLineResolver) {
+    package init(configuration: Configuration, symbolizer: Symbolizer = .shared, sourceLineResolver: SourceLineResolver)
+    {
         self.symbolizer = symbolizer
         self.sourceLineResolver = sourceLineResolver
         settings = LockedValue(configuration)
@@ -106,7 +107,8 @@ public final class DiagnosticsEngine: Sendable {
 
     /// Keeps a crash journal next to the report whenever reports are written.
     private func updateJournal(for configuration: Configuration) {
-        let wanted = configuration.writesReport
+        let wanted =
+            configuration.writesReport
             ? DiagnosticsReport.journalPath(forReport: configuration.resolvedReportPath) : nil
         let (removed, added): (CrashJournal?, CrashJournal?) = journal.withLock { current in
             guard current?.path != wanted else { return (nil, nil) }
@@ -138,7 +140,7 @@ public final class DiagnosticsEngine: Sendable {
         hotEventStacks.store(configuration.capturesEventStacks, ordering: .relaxed)
         hotRetainPaths.store(configuration.explainsRetainPaths, ordering: .relaxed)
         if previous.threadHopProbe != configuration.threadHopProbe {
-            hopProbes.update(configuration.threadHopProbe)   // a new budget only for new settings
+            hopProbes.update(configuration.threadHopProbe)  // a new budget only for new settings
         }
         FrameClassifier.shared.addFrameworkModules(configuration.frameworkModules)
         StackCapture.useFramePointers(configuration.capturesAlongFramePointers)

@@ -52,7 +52,9 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
     ///     stacks are on).
     ///   - test: The test it belongs to; `nil` resolves ``currentTest()``.
     /// - Returns: The token to unregister it with, and the stack and test it was registered with.
-    func register(_ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?) -> RecordedResource
+    func register(
+        _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?
+    ) -> RecordedResource
 
     /// Registers a resource coming alive now, with the object whose references explain its
     /// lifetime (see ``setRetainPathAnchor(_:for:)``). By default the anchor is dropped and
@@ -102,7 +104,8 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
 
     /// A stream was cancelled before any value: remembers the cancel (and its stack) so the
     /// test's checkpoint can tell whether a released cancellable caused it.
-    func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String])
+    func noteCancelBeforeAnyValue(
+        label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String])
 
     /// What thread-hop probes of this recorder's streams may wait (see ``ThreadHopProbe``);
     /// `nil`: streams never probe.
@@ -127,7 +130,9 @@ extension DiagnosticsRecorder {
     public func attachRelatedStack(_ stack: StackID, thread: ThreadInfo, toFinding id: Int) {}
 
     /// Early cancels are not remembered.
-    public func noteCancelBeforeAnyValue(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]) {}
+    public func noteCancelBeforeAnyValue(
+        label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]
+    ) {}
 
     /// No thread-hop probes.
     public var hopProbeBudget: HopProbeBudget? { nil }

@@ -48,11 +48,14 @@ extension DiagnosticsEngine {
     static let prematureCancelStackDepth = 24
 
     /// Called by a monitor cancelled before any value: remembers the cancel's stack.
-    func notePossiblePrematureCancel(label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]) {
+    func notePossiblePrematureCancel(
+        label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]
+    ) {
         guard allocationStack.isCaptured else { return }
         let stack = StackCapture.capture(depth: Self.prematureCancelStackDepth, into: stacks)
-        premature.note(.init(
-            label: label, allocationStack: allocationStack, cancelStack: stack, test: test, markers: markers))
+        premature.note(
+            .init(
+                label: label, allocationStack: allocationStack, cancelStack: stack, test: test, markers: markers))
     }
 
     /// Turns remembered cancels into findings when their stack shows a cancellable released in
@@ -63,9 +66,10 @@ extension DiagnosticsEngine {
     func evaluatePrematureCancels(test: TestIdentity?) {
         for (candidate, count) in premature.take(test: test) {
             let cancel = symbolize(candidate.cancelStack).frames
-            guard let markerIndex = cancel.firstIndex(where: { frame in
-                candidate.markers.contains { frame.function?.contains($0) == true }
-            }), let marker = candidate.markers.first(where: { cancel[markerIndex].function?.contains($0) == true })
+            guard
+                let markerIndex = cancel.firstIndex(where: { frame in
+                    candidate.markers.contains { frame.function?.contains($0) == true }
+                }), let marker = candidate.markers.first(where: { cancel[markerIndex].function?.contains($0) == true })
             else { continue }
             // The frame that released the cancellable: the first user frame past the
             // cancellable's own deinit machinery.
@@ -75,17 +79,20 @@ extension DiagnosticsEngine {
             }
             let subscribing = symbolize(candidate.allocationStack).frames.first { $0.category == .user }
             guard let releasing, let subscribing, let function = releasing.function,
-                  function == subscribing.function,
-                  !Self.isHeldToALaterLineByTheTest(cancel: cancel, releasing: releasing, subscribing: subscribing)
+                function == subscribing.function,
+                !Self.isHeldToALaterLineByTheTest(cancel: cancel, releasing: releasing, subscribing: subscribing)
             else { continue }
             let label = candidate.label.name
             let named = label.isEmpty ? "a stream" : "'\(label)'"
-            record(FindingDraft(
-                kind: .prematureCancellation,
-                message: "\(named) was cancelled before it produced anything because its cancellable was released (\(marker)) in the function that subscribed: store it, for example with .store(in: &cancellables)",
-                label: label.isEmpty ? nil : label, resourceKind: .subscription, test: candidate.test,
-                allocationStack: candidate.allocationStack, capturesEventStack: false, eventStack: candidate.cancelStack,
-                details: ["count": "\(count)", "marker": marker, "releasedIn": function]))
+            record(
+                FindingDraft(
+                    kind: .prematureCancellation,
+                    message:
+                        "\(named) was cancelled before it produced anything because its cancellable was released (\(marker)) in the function that subscribed: store it, for example with .store(in: &cancellables)",
+                    label: label.isEmpty ? nil : label, resourceKind: .subscription, test: candidate.test,
+                    allocationStack: candidate.allocationStack, capturesEventStack: false,
+                    eventStack: candidate.cancelStack,
+                    details: ["count": "\(count)", "marker": marker, "releasedIn": function]))
         }
     }
 
@@ -106,13 +113,15 @@ extension DiagnosticsEngine {
             return (file, line)
         }
         guard let index = cancel.firstIndex(where: { $0.address == releasing.address }),
-              let caller = cancel[(index + 1)...].first(where: { $0.category != .system }), isTestRunner(caller)
+            let caller = cancel[(index + 1)...].first(where: { $0.category != .system }), isTestRunner(caller)
         else { return false }
         guard let image = releasing.imagePath, image == subscribing.imagePath,
-              let releasingOffset = releasing.imageOffset, let subscribingOffset = subscribing.imageOffset, subscribingOffset > 0,
-              let subscribed = line(resolver.location(image: image, returnOffset: UInt64(subscribingOffset))),
-              let released = line(resolver.lastLine(
-                  image: image, before: UInt64(releasingOffset), notBefore: UInt64(subscribingOffset)))
+            let releasingOffset = releasing.imageOffset, let subscribingOffset = subscribing.imageOffset,
+            subscribingOffset > 0,
+            let subscribed = line(resolver.location(image: image, returnOffset: UInt64(subscribingOffset))),
+            let released = line(
+                resolver.lastLine(
+                    image: image, before: UInt64(releasingOffset), notBefore: UInt64(subscribingOffset)))
         else { return false }
         return released.file == subscribed.file && released.line > subscribed.line
     }
@@ -121,7 +130,8 @@ extension DiagnosticsEngine {
     /// expansions, SwiftPM's generated list of the tests on Linux (`…PackageDiscoveredTests`).
     static func isTestRunner(_ frame: SymbolizedFrame) -> Bool {
         if let module = frame.module,
-           module == "XCTest" || module == "Testing" || module.hasSuffix("PackageDiscoveredTests") {
+            module == "XCTest" || module == "Testing" || module.hasSuffix("PackageDiscoveredTests")
+        {
             return true
         }
         return frame.symbol.map(FrameClassifier.isMacroExpansion) ?? false

@@ -62,7 +62,8 @@ public struct Suppressions: Sendable, Hashable {
             var resumeText = 0
             while textIndex < text.count {
                 if patternIndex < bytes.count && bytes[patternIndex] != star
-                    && bytes[patternIndex] == text[textIndex] {
+                    && bytes[patternIndex] == text[textIndex]
+                {
                     patternIndex += 1
                     textIndex += 1
                 } else if patternIndex < bytes.count && bytes[patternIndex] == star {
@@ -98,17 +99,19 @@ public struct Suppressions: Sendable, Hashable {
     public init(parsing text: String, source: String = "suppressions") throws(ConfigurationError) {
         var rules: [Rule] = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+            let line =
+                rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
                 .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             if line.isEmpty { continue }
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
-                  line.index(after: colon) != line.endIndex
+                line.index(after: colon) != line.endIndex
             else {
                 throw ConfigurationError("\(source):\(number + 1): '\(line)' is not TYPE:PATTERN")
             }
-            rules.append(Rule(
-                type: String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                pattern: String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            rules.append(
+                Rule(
+                    type: String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                    pattern: String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
         }
         self.rules = rules
     }

@@ -81,7 +81,8 @@ struct SerialDelivery: ~Copyable {
         // The owner looks for requests before it lets go of the stream: once it has let go,
         // it has either answered (the answered bit is set) or never will.
         if owner.load(ordering: .acquiring) != other,
-           wanted.compareExchange(expected: other, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            wanted.compareExchange(expected: other, desired: 0, ordering: .acquiringAndReleasing).exchanged
+        {
             handoff.withdraw(finding: id)
         }
     }
@@ -121,7 +122,7 @@ struct SerialDelivery: ~Copyable {
             let hops = hopsSince.load(ordering: .relaxed) &+ 1
             hopsSince.store(hops, ordering: .relaxed)
             guard hops % every == 0 else { return }
-            index = .max   // the longest window
+            index = .max  // the longest window
         }
         let waitedSoFar = waitedMicroseconds.load(ordering: .relaxed)
         let streamLeft = Int64(probes.budgetPerStreamMicroseconds) - Int64(waitedSoFar)
@@ -140,8 +141,10 @@ struct SerialDelivery: ~Copyable {
     /// The owner's side, given once per request.
     @inline(never)
     private func answer(_ me: UInt64, recorder: any DiagnosticsRecorder) {
-        guard wanted.compareExchange(
-            expected: me, desired: me | Self.answeredBit, ordering: .acquiringAndReleasing).exchanged
+        guard
+            wanted.compareExchange(
+                expected: me, desired: me | Self.answeredBit, ordering: .acquiringAndReleasing
+            ).exchanged
         else { return }
         let side = PeerHandoff.Side(stack: recorder.captureEventStack(), thread: .current)
         if let finding = peerHandoff().park(side) {

@@ -63,8 +63,9 @@ public struct StreamContract: Sendable, CustomStringConvertible {
     public var description: String {
         var parts: [String] = []
         if let values {
-            parts.append(values.lowerBound == values.upperBound
-                ? "exactly \(values.lowerBound) value(s)" : "\(values.lowerBound)...\(values.upperBound) values")
+            parts.append(
+                values.lowerBound == values.upperBound
+                    ? "exactly \(values.lowerBound) value(s)" : "\(values.lowerBound)...\(values.upperBound) values")
         }
         switch termination {
         case .required: parts.append("must terminate")

@@ -191,13 +191,15 @@ open class StreamMonitor: @unchecked Sendable {
     /// The subscriber received its subscription.
     public final func receivedSubscription() {
         let (exchanged, original) = phase.compareExchange(
-            expected: State.awaitingSubscription.rawValue, desired: State.active.rawValue, ordering: .acquiringAndReleasing)
+            expected: State.awaitingSubscription.rawValue, desired: State.active.rawValue,
+            ordering: .acquiringAndReleasing)
         if !exchanged {
             let state = State(rawValue: original) ?? .active
             var trap = PendingTrap()
-            report(.duplicateSubscription,
-                   "\(name) received a second subscription when it already had one (state: \(state)); the subscriber must cancel the second (Reactive Streams 2.5)",
-                   details: ["state": "\(state)"], &trap)
+            report(
+                .duplicateSubscription,
+                "\(name) received a second subscription when it already had one (state: \(state)); the subscriber must cancel the second (Reactive Streams 2.5)",
+                details: ["state": "\(state)"], &trap)
             trap.fire(recorder)
         }
     }
@@ -207,15 +209,18 @@ open class StreamMonitor: @unchecked Sendable {
         let current = State(rawValue: phase.load(ordering: .relaxed)) ?? .active
         if case .max(let count) = more, count <= 0 {
             var trap = PendingTrap()
-            report(.invalidDemand, "\(name) was asked for \(count) values; a request must be positive (Reactive Streams 3.9)",
-                   details: ["demand": "\(count)"], &trap)
+            report(
+                .invalidDemand,
+                "\(name) was asked for \(count) values; a request must be positive (Reactive Streams 3.9)",
+                details: ["demand": "\(count)"], &trap)
             trap.fire(recorder)
             return
         }
         if current.isTerminal {
             var trap = PendingTrap()
-            report(.requestAfterTermination, "\(name) was asked for \(more) after it \(Self.describe(current))",
-                   details: ["demand": "\(more)"], &trap)
+            report(
+                .requestAfterTermination, "\(name) was asked for \(more) after it \(Self.describe(current))",
+                details: ["demand": "\(more)"], &trap)
             trap.fire(recorder)
             return
         }
@@ -246,7 +251,8 @@ open class StreamMonitor: @unchecked Sendable {
         let other = serial.claim(me)
         // The common case, with nothing to report: claimed, active, no contract, demand left.
         if other == 0, contract == nil, phase.load(ordering: .relaxed) == State.active.rawValue,
-           !options.tracksDemand || takeDemand() {
+            !options.tracksDemand || takeDemand()
+        {
             values.store(values.load(ordering: .relaxed) + 1, ordering: .relaxed)
             return Delivery(claim: .owner, previousTest: enterTest())
         }
@@ -312,9 +318,10 @@ open class StreamMonitor: @unchecked Sendable {
         var current = demand.load(ordering: .relaxed)
         while current != Int.max {
             if current <= 0 {
-                report(.demandExceeded,
-                       "\(name) delivered a value nobody requested (value \(values.load(ordering: .relaxed) + 1)); publishers must not exceed demand (Reactive Streams 1.1)",
-                       details: ["outstandingDemand": "\(current)"], &trap)
+                report(
+                    .demandExceeded,
+                    "\(name) delivered a value nobody requested (value \(values.load(ordering: .relaxed) + 1)); publishers must not exceed demand (Reactive Streams 1.1)",
+                    details: ["outstandingDemand": "\(current)"], &trap)
                 return
             }
             let (exchanged, original) = demand.weakCompareExchange(
@@ -327,14 +334,18 @@ open class StreamMonitor: @unchecked Sendable {
     private func reportValueOutsideActive(_ state: State, _ trap: inout PendingTrap) {
         switch state {
         case .awaitingSubscription:
-            report(.eventBeforeSubscription, "\(name) delivered a value before its subscription (Reactive Streams 1.9)", &trap)
+            report(
+                .eventBeforeSubscription, "\(name) delivered a value before its subscription (Reactive Streams 1.9)",
+                &trap)
         case .finished, .failed:
-            report(.valueAfterTermination,
-                   "\(name) delivered a value after it \(Self.describe(state)); the grammar is next* (finished | failure)",
-                   details: ["state": "\(state)"], &trap)
+            report(
+                .valueAfterTermination,
+                "\(name) delivered a value after it \(Self.describe(state)); the grammar is next* (finished | failure)",
+                details: ["state": "\(state)"], &trap)
         case .cancelled:
-            report(.valueAfterCancel,
-                   "\(name) delivered a value after it was cancelled (legal while in flight, Reactive Streams 1.8)", &trap)
+            report(
+                .valueAfterCancel,
+                "\(name) delivered a value after it was cancelled (legal while in flight, Reactive Streams 1.8)", &trap)
         case .active:
             break
         }
@@ -342,14 +353,18 @@ open class StreamMonitor: @unchecked Sendable {
 
     private func checkValue(count: Int, contract: StreamContract, _ trap: inout PendingTrap) {
         if let range = contract.values, count > range.upperBound {
-            report(.contractViolation,
-                   "\(name) delivered value \(count) but its contract allows at most \(range.upperBound)",
-                   details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description],
-                   &trap)
+            report(
+                .contractViolation,
+                "\(name) delivered value \(count) but its contract allows at most \(range.upperBound)",
+                details: [
+                    "rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description,
+                ],
+                &trap)
         }
         if let delivery = contract.delivery, !delivery.isSatisfied() {
-            report(.wrongThread, "\(name) delivered a value off the \(delivery)",
-                   details: ["expected": delivery.description, "event": "value"], &trap)
+            report(
+                .wrongThread, "\(name) delivered a value off the \(delivery)",
+                details: ["expected": delivery.description, "event": "value"], &trap)
         }
     }
 
@@ -366,9 +381,10 @@ open class StreamMonitor: @unchecked Sendable {
         while true {
             let state = State(rawValue: current) ?? .active
             if state.isTerminal {
-                report(.duplicateTermination,
-                       "\(name) \(failure == nil ? "finished" : "failed") again after it \(Self.describe(state)); at most one terminal event is allowed",
-                       details: ["state": "\(state)", "event": "\(target)"], &trap)
+                report(
+                    .duplicateTermination,
+                    "\(name) \(failure == nil ? "finished" : "failed") again after it \(Self.describe(state)); at most one terminal event is allowed",
+                    details: ["state": "\(state)", "event": "\(target)"], &trap)
                 break
             }
             if state == .cancelled {
@@ -382,8 +398,10 @@ open class StreamMonitor: @unchecked Sendable {
                 continue
             }
             if state == .awaitingSubscription {
-                report(.eventBeforeSubscription,
-                       "\(name) \(failure == nil ? "finished" : "failed") before its subscription (Reactive Streams 1.9)", &trap)
+                report(
+                    .eventBeforeSubscription,
+                    "\(name) \(failure == nil ? "finished" : "failed") before its subscription (Reactive Streams 1.9)",
+                    &trap)
             }
             unregister()
             if let contract {
@@ -401,27 +419,42 @@ open class StreamMonitor: @unchecked Sendable {
         release(delivery, afterValue: false)
     }
 
-    private func checkTermination(_ state: State, failure: String?, contract: StreamContract, _ trap: inout PendingTrap) {
+    private func checkTermination(_ state: State, failure: String?, contract: StreamContract, _ trap: inout PendingTrap)
+    {
         let count = values.load(ordering: .relaxed)
         if contract.termination == .forbidden {
-            report(.contractViolation, "\(name) \(state == .failed ? "failed" : "finished") but its contract says it must not terminate",
-                   details: ["rule": "termination", "expected": "never terminates", "actual": "\(state)", "contract": contract.description],
-                   &trap)
+            report(
+                .contractViolation,
+                "\(name) \(state == .failed ? "failed" : "finished") but its contract says it must not terminate",
+                details: [
+                    "rule": "termination", "expected": "never terminates", "actual": "\(state)",
+                    "contract": contract.description,
+                ],
+                &trap)
         }
         if state == .failed, !contract.allowsFailure {
-            report(.contractViolation, "\(name) failed (\(failure ?? "error")) but its contract does not allow failure",
-                   details: ["rule": "failure", "expected": "no failure", "actual": failure ?? "failure", "contract": contract.description],
-                   &trap)
+            report(
+                .contractViolation, "\(name) failed (\(failure ?? "error")) but its contract does not allow failure",
+                details: [
+                    "rule": "failure", "expected": "no failure", "actual": failure ?? "failure",
+                    "contract": contract.description,
+                ],
+                &trap)
         }
         if state == .finished, let range = contract.values, count < range.lowerBound {
-            report(.contractViolation,
-                   "\(name) finished after \(count) value(s) but its contract requires at least \(range.lowerBound)",
-                   details: ["rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description],
-                   &trap)
+            report(
+                .contractViolation,
+                "\(name) finished after \(count) value(s) but its contract requires at least \(range.lowerBound)",
+                details: [
+                    "rule": "values", "expected": "\(range)", "actual": "\(count)", "contract": contract.description,
+                ],
+                &trap)
         }
         if let delivery = contract.delivery, !delivery.isSatisfied() {
-            report(.wrongThread, "\(name) delivered its \(state == .failed ? "failure" : "completion") off the \(delivery)",
-                   details: ["expected": delivery.description, "event": "\(state)"], &trap)
+            report(
+                .wrongThread,
+                "\(name) delivered its \(state == .failed ? "failure" : "completion") off the \(delivery)",
+                details: ["expected": delivery.description, "event": "\(state)"], &trap)
         }
     }
 
@@ -441,9 +474,11 @@ open class StreamMonitor: @unchecked Sendable {
         }
         unregister()
         if checkPremature, allocationStack.isCaptured, !options.prematureCancellationMarkers.isEmpty,
-           values.load(ordering: .relaxed) == 0 {
+            values.load(ordering: .relaxed) == 0
+        {
             recorder.noteCancelBeforeAnyValue(
-                label: label, allocationStack: allocationStack, test: test, markers: options.prematureCancellationMarkers)
+                label: label, allocationStack: allocationStack, test: test,
+                markers: options.prematureCancellationMarkers)
         }
     }
 
@@ -462,9 +497,10 @@ open class StreamMonitor: @unchecked Sendable {
             return .owner
         }
         if other == me {
-            report(.reentrantDelivery,
-                   "\(name) received \(event) while it was still handling a previous one on the same thread (re-entrant delivery)",
-                   details: ["event": event], &trap)
+            report(
+                .reentrantDelivery,
+                "\(name) received \(event) while it was still handling a previous one on the same thread (re-entrant delivery)",
+                details: ["event": event], &trap)
             return .reentrant
         }
         reportConcurrentDelivery(event: event, other: other, &trap)
@@ -476,9 +512,10 @@ open class StreamMonitor: @unchecked Sendable {
     @inline(never)
     private func reportConcurrentDelivery(event: String, other: UInt64, _ trap: inout PendingTrap) {
         let requested = serial.collided(with: other)
-        let id = report(.concurrentDelivery,
-                        "\(name) received \(event) on one thread while another thread was still delivering to it; signals must be serial (Reactive Streams 1.3)",
-                        details: ["event": event], otherThread: .other(id: other), &trap)
+        let id = report(
+            .concurrentDelivery,
+            "\(name) received \(event) on one thread while another thread was still delivering to it; signals must be serial (Reactive Streams 1.3)",
+            details: ["event": event], otherThread: .other(id: other), &trap)
         if requested {
             serial.post(finding: id, owner: other, recorder: recorder)
         }
@@ -524,9 +561,10 @@ open class StreamMonitor: @unchecked Sendable {
     private func reportDraft(
         _ kind: FindingKind, _ message: String, details: [String: String], otherThread: ThreadInfo?
     ) -> RecordedFinding? {
-        recorder.report(FindingDraft(
-            kind: kind, message: message, label: label.name, resourceKind: options.resourceKind, test: test,
-            allocationStack: allocationStack, otherThread: otherThread, details: details))
+        recorder.report(
+            FindingDraft(
+                kind: kind, message: message, label: label.name, resourceKind: options.resourceKind, test: test,
+                allocationStack: allocationStack, otherThread: otherThread, details: details))
     }
 
     private static func describe(_ state: State) -> String {

@@ -298,11 +298,14 @@ final class ActionLane: @unchecked Sendable {
             lane.lock.withLock { parked in
                 func collect(_ action: Unmanaged<ScheduledAction>, index: Int) {
                     guard let (slot, generation) = action._withUnsafeGuaranteedRef({ $0.record(ledger: ledger) }),
-                          include(slot) else { return }
-                    result.append(LiveResource(
-                        token: ResourceLedger.laneToken(lane: lane.number, index: index, generation: generation),
-                        kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
-                        stack: StackID(rawValue: slot.stack), test: TestIdentity(rawValue: slot.test), epoch: slot.epoch))
+                        include(slot)
+                    else { return }
+                    result.append(
+                        LiveResource(
+                            token: ResourceLedger.laneToken(lane: lane.number, index: index, generation: generation),
+                            kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
+                            stack: StackID(rawValue: slot.stack), test: TestIdentity(rawValue: slot.test),
+                            epoch: slot.epoch))
                 }
                 let used = lane.count.load(ordering: .acquiring)
                 for index in 0..<used {

@@ -176,7 +176,8 @@ struct LedgerShard: ~Copyable {
         if used & (Self.chunkSize - 1) == 0 {
             var table = table.load(ordering: .relaxed)
             if chunkIndex == tableCapacity {
-                let bigger = UnsafeMutablePointer<UnsafeMutablePointer<LedgerSlot>?>.allocate(capacity: tableCapacity * 2)
+                let bigger = UnsafeMutablePointer<UnsafeMutablePointer<LedgerSlot>?>.allocate(
+                    capacity: tableCapacity * 2)
                 bigger.initialize(from: table, count: tableCapacity)
                 (bigger + tableCapacity).initialize(repeating: nil, count: tableCapacity)
                 retiredTables.append(table)

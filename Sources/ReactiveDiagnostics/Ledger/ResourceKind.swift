@@ -55,7 +55,8 @@ public struct ResourceKind: Hashable, Sendable, CustomStringConvertible {
             if let index = names.firstIndex(of: name) {
                 return ResourceKind(index: UInt8(index))
             }
-            precondition(names.count < maximumCount, "ReactiveDiagnostics supports at most \(maximumCount) resource kinds")
+            precondition(
+                names.count < maximumCount, "ReactiveDiagnostics supports at most \(maximumCount) resource kinds")
             names.append(name)
             return ResourceKind(index: UInt8(names.count - 1))
         }

@@ -160,7 +160,8 @@ extension ResourceLedger {
                         ended += 1
                     }
                     if let key = entry.pool, let pool = shard.pools.firstIndex(where: { $0.key == key }),
-                       shard.pools[pool].objects.count < shard.pools[pool].capacity {
+                        shard.pools[pool].objects.count < shard.pools[pool].capacity
+                    {
                         shard.pools[pool].objects.append(entry.object)
                     } else {
                         released.append(entry.object)

@@ -62,7 +62,8 @@ extension ResourceLedger {
             let kind = ResourceKind(index: UInt8(index))
             let registered = registeredCount(of: kind)
             guard registered > 0 else { continue }
-            kinds.append(.init(kind: kind, registered: registered, peak: peakCount(of: kind), live: liveCount(of: kind)))
+            kinds.append(
+                .init(kind: kind, registered: registered, peak: peakCount(of: kind), live: liveCount(of: kind)))
         }
         struct Key: Hashable {
             var kind: ResourceKind
@@ -72,8 +73,11 @@ extension ResourceLedger {
         var grouped: [Key: LedgerStatistics.Site] = [:]
         for resource in liveResources() {
             let key = Key(kind: resource.kind, label: resource.label, stack: resource.stack)
-            grouped[key, default: .init(kind: resource.kind, label: resource.label, stack: resource.stack, count: 0, tests: [])]
-                .count += 1
+            grouped[
+                key,
+                default: .init(kind: resource.kind, label: resource.label, stack: resource.stack, count: 0, tests: [])
+            ]
+            .count += 1
             if resource.test.isKnown {
                 grouped[key]?.tests.insert(resource.test)
             }

@@ -163,7 +163,8 @@ import Darwin
         var current = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
         while current.phase == LedgerState.live && current.generation == token.generation {
             let (exchanged, original) = slot.pointee.state.compareExchange(
-                expected: current.raw, desired: current.with(phase: LedgerState.ended).raw, ordering: .acquiringAndReleasing)
+                expected: current.raw, desired: current.with(phase: LedgerState.ended).raw,
+                ordering: .acquiringAndReleasing)
             if exchanged {
                 shard(token.shard).pointee.ended.add(Int(current.kind), 1)
                 return true
@@ -259,11 +260,12 @@ import Darwin
                         stack: pointer.pointee.stack, label: pointer.pointee.label, test: pointer.pointee.test,
                         epoch: pointer.pointee.epoch, kind: state.kind)
                     guard include(slot) else { continue }
-                    result.append(LiveResource(
-                        token: ResourceToken(shard: shardIndex, index: index, generation: state.generation),
-                        kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
-                        stack: StackID(rawValue: slot.stack), test: TestIdentity(rawValue: slot.test),
-                        epoch: slot.epoch))
+                    result.append(
+                        LiveResource(
+                            token: ResourceToken(shard: shardIndex, index: index, generation: state.generation),
+                            kind: ResourceKind(index: slot.kind), label: DiagnosticLabel(id: slot.label),
+                            stack: StackID(rawValue: slot.stack), test: TestIdentity(rawValue: slot.test),
+                            epoch: slot.epoch))
                 }
             }
         }

@@ -22,13 +22,16 @@ package enum FindingPresentation {
     package static func failure(for finding: Finding, engine: DiagnosticsEngine, allowHint: String) -> Failure {
         let shown = engine.presentable(finding, resolvingLines: true)
         let kind = finding.kind.rawValue
-        let text = FindingText.describe(shown.finding, stack: { shown.stacks[$0] }, imagePath: { shown.images[$0]?.path })
-        let message = "ReactiveDiagnostics: " + text + "\n"
+        let text = FindingText.describe(
+            shown.finding, stack: { shown.stacks[$0] }, imagePath: { shown.images[$0]?.path })
+        let message =
+            "ReactiveDiagnostics: " + text + "\n"
             + "  not a bug here? \(allowHint), or suppress it run-wide with a '\(kind):PATTERN' line "
             + "in the file named by REACTIVE_DIAGNOSTICS_SUPPRESSIONS"
         var failure = Failure(message: message)
         if let culprit = FindingPlacement.culprit(of: shown.finding, stacks: { shown.stacks[$0] }),
-            let file = culprit.frame.file, let line = culprit.frame.line {
+            let file = culprit.frame.file, let line = culprit.frame.line
+        {
             failure.line = SourceLine(file: file, line: line, column: culprit.frame.column ?? 0)
             failure.module = culprit.frame.module
         }
@@ -46,7 +49,8 @@ extension FindingPresentation {
     /// change whenever a test is added, and must not reach fingerprints.
     package static func foldGeneratedTestRunnerFrames() {
         guard !foldedGeneratedModules.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        FrameClassifier.shared.addFrameworkModules(generatedTestModules(processName: ProcessInfo.processInfo.processName))
+        FrameClassifier.shared.addFrameworkModules(
+            generatedTestModules(processName: ProcessInfo.processInfo.processName))
     }
 
     /// `Name.xctest` gives `Name` and, when it ends in `PackageTests`, the matching

@@ -56,8 +56,11 @@ final class CrashJournal: FindingObserver, Sendable {
             for stack in state.stacks.stacks[stacksBefore...] {
                 append(.stack(stack), to: &state)
             }
-            append(.update(FindingUpdate(
-                id: finding.id, relatedStack: related, otherThread: finding.otherThread.map(FindingConverter.thread))),
+            append(
+                .update(
+                    FindingUpdate(
+                        id: finding.id, relatedStack: related,
+                        otherThread: finding.otherThread.map(FindingConverter.thread))),
                 to: &state)
         }
     }
@@ -93,7 +96,8 @@ final class CrashJournal: FindingObserver, Sendable {
         let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             state.failed = true
-            StandardError.write("ReactiveDiagnostics: cannot create crash journal \(path): \(String(cString: strerror(errno)))\n")
+            StandardError.write(
+                "ReactiveDiagnostics: cannot create crash journal \(path): \(String(cString: strerror(errno)))\n")
             return false
         }
         state.descriptor = descriptor

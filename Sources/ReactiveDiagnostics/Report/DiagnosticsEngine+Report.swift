@@ -122,8 +122,9 @@ public enum ReportSummary {
         let byKind = Dictionary(grouping: active, by: \.kind).map { ($0.key, $0.value.count) }
             .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
         if !byKind.isEmpty {
-            lines.append("  " + byKind.prefix(8).map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
-                + (byKind.count > 8 ? ", …" : ""))
+            lines.append(
+                "  " + byKind.prefix(8).map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
+                    + (byKind.count > 8 ? ", …" : ""))
         }
         if let path {
             lines.append("  report: \(path)")

@@ -9,7 +9,8 @@ extension DiagnosticsEngine {
     /// The source line of one frame, through the engine's resolver (cached), or `nil` when it
     /// cannot be told (no symbolizer, no debug information).
     package func sourceLine(of frame: SymbolizedFrame) -> SourceLine? {
-        guard configuration.resolvesSourceLines, let image = frame.imagePath, let offset = frame.imageOffset, offset > 0,
+        guard configuration.resolvesSourceLines, let image = frame.imagePath, let offset = frame.imageOffset,
+            offset > 0,
             let location = sourceLineResolver.location(image: image, returnOffset: UInt64(offset)),
             let file = location.file, let line = location.line
         else { return nil }
@@ -19,10 +20,12 @@ extension DiagnosticsEngine {
     /// Fills in the lines of the frames that `report`'s findings and live sites point at, once,
     /// when the report is written, and records how complete they are and why.
     func resolveSourceLines(in report: inout DiagnosticsReport) {
-        let resolver = configuration.resolvesSourceLines
+        let resolver =
+            configuration.resolvesSourceLines
             ? sourceLineResolver : SourceLineResolver(symbolizer: nil, unavailableReason: Self.turnedOff)
         let fill = report.fillSourceLines(
-            with: resolver, stacks: report.referencedStackIDs, categories: Self.resolvedCategories, verifyBuildIDs: false)
+            with: resolver, stacks: report.referencedStackIDs, categories: Self.resolvedCategories,
+            verifyBuildIDs: false)
         report.recordSourceLines(resolver: resolver, fill: fill)
     }
 

@@ -33,9 +33,10 @@ struct ReportBuilder {
         }
         var live: [LiveSite] = []
         for site in statistics.sites {
-            live.append(LiveSite(
-                kind: converter.name(of: site.kind), label: site.label.name, stack: stacks.reference(site.stack),
-                count: site.count, tests: site.tests.compactMap { converter.name(of: $0) }.sorted()))
+            live.append(
+                LiveSite(
+                    kind: converter.name(of: site.kind), label: site.label.name, stack: stacks.reference(site.stack),
+                    count: site.count, tests: site.tests.compactMap { converter.name(of: $0) }.sorted()))
         }
         var run = Self.runInfo(engine: engine)
         run.completeness = completeness

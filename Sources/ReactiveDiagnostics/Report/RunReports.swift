@@ -40,8 +40,10 @@ package enum RunReports {
         do {
             return try engine.writeReportIfChanged()
         } catch {
-            FileHandle.standardError.write(Data(
-                "ReactiveDiagnostics: cannot write the report to \(engine.configuration.resolvedReportPath): \(error)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "ReactiveDiagnostics: cannot write the report to \(engine.configuration.resolvedReportPath): \(error)\n"
+                        .utf8))
             return nil
         }
     }

@@ -24,11 +24,12 @@ struct StackTable {
         var frames: [ReportFrame] = []
         frames.reserveCapacity(symbolized.frames.count)
         for frame in symbolized.frames {
-            frames.append(ReportFrame(
-                address: Self.hex(frame.address),
-                image: frame.imagePath.map { image(path: $0, buildID: frame.imageBuildID) },
-                offset: frame.imageOffset.map(Self.hex), symbol: frame.symbol, function: frame.function,
-                module: frame.module, category: frame.category))
+            frames.append(
+                ReportFrame(
+                    address: Self.hex(frame.address),
+                    image: frame.imagePath.map { image(path: $0, buildID: frame.imageBuildID) },
+                    offset: frame.imageOffset.map(Self.hex), symbol: frame.symbol, function: frame.function,
+                    module: frame.module, category: frame.category))
         }
         stacks.append(ReportStack(id: id, frames: frames, droppedFrames: symbolized.droppedFrames))
         stackIDs[stack] = id

@@ -85,10 +85,11 @@ public final class LatencyHistogram: Sendable {
             let bucketCount = buckets.load(index)
             if bucketCount > 0 {
                 counts.append((index, bucketCount))
-                nonEmpty.append(HistogramBucket(
-                    lowerNanos: Self.lowerBound(ofBucket: index),
-                    upperNanos: index + 1 < Self.bucketCount ? Self.lowerBound(ofBucket: index + 1) : UInt64.max,
-                    count: bucketCount))
+                nonEmpty.append(
+                    HistogramBucket(
+                        lowerNanos: Self.lowerBound(ofBucket: index),
+                        upperNanos: index + 1 < Self.bucketCount ? Self.lowerBound(ofBucket: index + 1) : UInt64.max,
+                        count: bucketCount))
             }
         }
         let total = counts.reduce(0) { $0 + $1.1 }

@@ -52,7 +52,8 @@ public final class SchedulerProbe: Sendable {
     /// Runs per thread: one counter per thread number (see `rdiag_thread_shard`), so counting a
     /// run is one relaxed atomic add; a thread's name is read once, when it is first seen. Their
     /// sum is the probe's runs (``SchedulerSummary/executed``).
-    private let threadRuns = AtomicCounters(count: SchedulerProbe.threadSlots * SchedulerProbe.threadSlotStride, isolated: true)
+    private let threadRuns = AtomicCounters(
+        count: SchedulerProbe.threadSlots * SchedulerProbe.threadSlotStride, isolated: true)
     private let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
     /// Thread slots (a power of two): threads beyond share them.
     static let threadSlots = 64
@@ -128,7 +129,9 @@ public final class SchedulerProbe: Sendable {
     /// let madeAt = engine.captureAllocationStack()           // once, where the executor is made
     /// let action = probe.willSchedule(stack: madeAt)          // per job: no stack walk
     /// ```
-    public func willSchedule(repeating: Bool = false, stack: StackID? = nil, test: TestIdentity? = nil) -> ScheduledAction {
+    public func willSchedule(
+        repeating: Bool = false, stack: StackID? = nil, test: TestIdentity? = nil
+    ) -> ScheduledAction {
         schedule(repeating ? .timer : .scheduledAction, stack: stack, test: test, body: ScheduledAction.nothing)
     }
 
@@ -152,7 +155,9 @@ public final class SchedulerProbe: Sendable {
     /// let action = probe.willSchedule(stack: madeAt, test: test) { job.runSynchronously(on: executor) }
     /// direct.async(action)   // or queue.async(execute: action.run)
     /// ```
-    public func willSchedule(stack: StackID?, test: TestIdentity?, running work: @escaping () -> Void) -> ScheduledAction {
+    public func willSchedule(
+        stack: StackID?, test: TestIdentity?, running work: @escaping () -> Void
+    ) -> ScheduledAction {
         schedule(.scheduledAction, stack: stack, test: test, body: work)
     }
 
@@ -255,11 +260,14 @@ public final class SchedulerProbe: Sendable {
     private func reportWrongThread(_ action: ScheduledAction, _ trap: inout PendingTrap) {
         guard let expectation else { return }
         counts.noteViolation()
-        trap.note(recorder.report(FindingDraft(
-            kind: .wrongThread,
-            message: "scheduler '\(label.name)' ran an action off the \(expectation); it was scheduled from the allocation stack shown",
-            label: label.name, resourceKind: action.isRepeating ? .timer : .scheduledAction, test: action.test,
-            allocationStack: action.stack, details: ["expected": expectation.description, "event": "action"])))
+        trap.note(
+            recorder.report(
+                FindingDraft(
+                    kind: .wrongThread,
+                    message:
+                        "scheduler '\(label.name)' ran an action off the \(expectation); it was scheduled from the allocation stack shown",
+                    label: label.name, resourceKind: action.isRepeating ? .timer : .scheduledAction, test: action.test,
+                    allocationStack: action.stack, details: ["expected": expectation.description, "event": "action"])))
     }
 
     /// The action returned.
@@ -281,12 +289,16 @@ public final class SchedulerProbe: Sendable {
         var trap = PendingTrap()
         if ticks > longThresholdTicks {
             counts.noteLong()
-            trap.note(recorder.report(FindingDraft(
-                kind: .longAction,
-                message: "scheduler '\(label.name)' ran an action for \(Self.milliseconds(elapsed)) ms, longer than the \(Self.milliseconds(longThresholdNanos)) ms threshold: it blocked the queue",
-                label: label.name, resourceKind: action.isRepeating ? .timer : .scheduledAction, test: action.test,
-                allocationStack: action.stack,
-                details: ["durationNanos": "\(elapsed)", "thresholdNanos": "\(longThresholdNanos)"])))
+            trap.note(
+                recorder.report(
+                    FindingDraft(
+                        kind: .longAction,
+                        message:
+                            "scheduler '\(label.name)' ran an action for \(Self.milliseconds(elapsed)) ms, longer than the \(Self.milliseconds(longThresholdNanos)) ms threshold: it blocked the queue",
+                        label: label.name, resourceKind: action.isRepeating ? .timer : .scheduledAction,
+                        test: action.test,
+                        allocationStack: action.stack,
+                        details: ["durationNanos": "\(elapsed)", "thresholdNanos": "\(longThresholdNanos)"])))
         }
         if !action.isRepeating {
             let token = engine == nil ? action.token : .none
@@ -347,7 +359,8 @@ public final class SchedulerProbe: Sendable {
         return SchedulerSummary(
             label: label.name, scheduled: counts.scheduled, executed: executed, cancelled: counts.cancelled,
             pending: counts.pending, activeRepeating: counts.activeRepeating,
-            longActions: counts.longActions, threadViolations: counts.threadViolations, expectation: expectation?.description,
+            longActions: counts.longActions, threadViolations: counts.threadViolations,
+            expectation: expectation?.description,
             latency: latency.summary(), duration: duration.summary(),
             threads: merged.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.thread < $1.thread })
     }

@@ -32,7 +32,8 @@ package enum ThreadNames {
     package static func fullName(kernel: String, queueLabel: String?, foundationName: String?) -> String? {
         guard kernel.utf8.count >= kernelLimit else { return kernel }
         if let foundationName, foundationName.utf8.count > kernel.utf8.count,
-            foundationName.hasSuffix(kernel) || foundationName.hasPrefix(kernel) {
+            foundationName.hasSuffix(kernel) || foundationName.hasPrefix(kernel)
+        {
             return foundationName
         }
         if let queueLabel, queueLabel.utf8.count > kernel.utf8.count, queueLabel.hasSuffix(kernel) {

@@ -1,6 +1,8 @@
 extension JSONReader {
     /// Reads a member value with its key on the error path.
-    mutating func field<T>(_ key: String, _ read: (inout JSONReader) throws(JSONReadError) -> T) throws(JSONReadError) -> T {
+    mutating func field<T>(
+        _ key: String, _ read: (inout JSONReader) throws(JSONReadError) -> T
+    ) throws(JSONReadError) -> T {
         path.append(key)
         let value = try read(&self)
         path.removeLast()
@@ -12,7 +14,8 @@ extension JSONReader {
         try readNull() ? nil : try read(&self)
     }
 
-    mutating func readEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(JSONReadError) -> E where E.RawValue == String {
+    mutating func readEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(JSONReadError) -> E
+    where E.RawValue == String {
         let text = try readString()
         guard let value = E(rawValue: text) else {
             let options = E.allCases.map(\.rawValue).joined(separator: ", ")

@@ -196,7 +196,9 @@ struct JSONReader {
     }
 
     /// Reads a member value with its key on the path.
-    mutating func member<T>(_ key: String, _ read: (inout JSONReader) throws(JSONReadError) -> T) throws(JSONReadError) -> T {
+    mutating func member<T>(
+        _ key: String, _ read: (inout JSONReader) throws(JSONReadError) -> T
+    ) throws(JSONReadError) -> T {
         path.append(key)
         let value = try read(&self)
         path.removeLast()
@@ -253,7 +255,8 @@ struct JSONReader {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar), position + 1 < bytes.count,
-                       bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
+                        bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+                    {
                         position += 2
                         let low = try hex4()
                         guard (0xDC00..<0xE000).contains(low) else { throw syntax("invalid surrogate pair") }
@@ -297,7 +300,8 @@ struct JSONReader {
         let start = position
         while position < bytes.count {
             switch bytes[position] {
-            case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+            case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"),
+                UInt8(ascii: "E"):
                 position += 1
             default:
                 return UnsafeBufferPointer(rebasing: bytes[start..<position])

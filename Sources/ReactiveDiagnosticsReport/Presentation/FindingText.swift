@@ -59,21 +59,26 @@ public enum FindingText {
             case .dropped(let count):
                 return .fold(StackFolding.droppedText(count), frames: 0..<0)
             case .folded(let range, let categories, let modules):
-                return .fold(StackFolding.foldText(count: range.count, categories: categories, modules: modules), frames: range)
+                return .fold(
+                    StackFolding.foldText(count: range.count, categories: categories, modules: modules), frames: range)
             case .frame(let index, let highlighted):
                 let frame = frames[index]
                 var binary: String?
                 if frame.presentedLocation == nil || detail == .failure, let image = frame.presentedImageName,
-                    frame.presentedModule == nil || !frame.hasFunctionName {
+                    frame.presentedModule == nil || !frame.hasFunctionName
+                {
                     binary = image + (frame.presentedOffset.map { " +\($0)" } ?? "")
                 }
                 switch detail {
                 case .failure:
-                    return .frame(index: index, head: frame.presentedName, highlighted: highlighted, location: nil, binary: binary)
+                    return .frame(
+                        index: index, head: frame.presentedName, highlighted: highlighted, location: nil, binary: binary
+                    )
                 case .viewer:
                     let head = (highlighted ? "▸ " : "  ") + "#\(index) \(frame.presentedName)"
                     return .frame(
-                        index: index, head: head, highlighted: highlighted, location: frame.presentedLocation, binary: binary)
+                        index: index, head: head, highlighted: highlighted, location: frame.presentedLocation,
+                        binary: binary)
                 }
             }
         }
@@ -131,10 +136,13 @@ public enum FindingText {
         for (_, found, _, heading) in shown {
             lines.append("  " + heading + ":")
             let frames = found.frames.map { ReportFrame.Shown(frame: $0, imagePath: $0.image.flatMap(imagePath)) }
-            lines += Self.lines(frames: frames, droppedFrames: found.droppedFrames, detail: detail).map { "    " + $0.plain }
+            lines += Self.lines(frames: frames, droppedFrames: found.droppedFrames, detail: detail).map {
+                "    " + $0.plain
+            }
         }
         if !shown.contains(where: { $0.role == .event }), let thread = finding.thread,
-            !(FindingCatalog.info(for: finding.kind)?.isLifetime ?? false) {
+            !(FindingCatalog.info(for: finding.kind)?.isLifetime ?? false)
+        {
             lines.append("  on \(Self.thread(thread))")
         }
         if let retainPath = finding.retainPath {

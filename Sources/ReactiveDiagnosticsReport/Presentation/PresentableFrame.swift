@@ -55,7 +55,9 @@ extension ReportFrame {
         /// Whether the frame's function was named by the symbolizer (an unnamed frame is shown by address).
         public var hasFunctionName: Bool { frame.function != nil }
         /// The last path component of the binary the frame is in, when known.
-        public var presentedImageName: String? { imagePath.map { $0.split(separator: "/").last.map(String.init) ?? $0 } }
+        public var presentedImageName: String? {
+            imagePath.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        }
         /// The frame's offset in its binary, when known.
         public var presentedOffset: String? { frame.offset }
     }

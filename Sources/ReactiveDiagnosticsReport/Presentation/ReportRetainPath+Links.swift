@@ -42,8 +42,10 @@ extension ReportRetainPath {
         var parts: [String] = []
         for (index, entry) in closures.enumerated() {
             let opening = index == 0 ? closureText(entry.closure) : "a \(closureText(entry.closure)) that"
-            let captured = entry.captured.map { "`\($0)`" } ?? (index == closures.count - 1
-                ? next.map { displayType($0.type) } ?? "a value" : "a closure")
+            let captured =
+                entry.captured.map { "`\($0)`" }
+                ?? (index == closures.count - 1
+                    ? next.map { displayType($0.type) } ?? "a value" : "a closure")
             parts.append(opening + " captures " + captured)
         }
         text += (text.isEmpty ? "" : ": ") + parts.joined(separator: ", ") + " " + strengthWord(strength)
@@ -139,7 +141,8 @@ private struct TypeNameParser {
     }
 
     private func sugar(_ prefix: String, _ arguments: [String]) -> String {
-        let nameStart = prefix.lastIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }
+        let nameStart =
+            prefix.lastIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }
             .map { prefix.index(after: $0) } ?? prefix.startIndex
         let head = String(prefix[..<nameStart])
         let name = String(prefix[nameStart...])

@@ -22,8 +22,10 @@ extension ReportRetainPath {
                 lines = ["not a retain cycle: the global variable `\(holder)` holds it"]
                 lines += holderLines()
             } else {
-                lines = ["not a retain cycle: nothing the subscription holds leads back to it; something outside holds it"
-                         + " (no global or static variable was found holding it: a long-lived object, or a cancellable kept too long)"]
+                lines = [
+                    "not a retain cycle: nothing the subscription holds leads back to it; something outside holds it"
+                        + " (no global or static variable was found holding it: a long-lived object, or a cancellable kept too long)"
+                ]
             }
             lines += holdLines()
             lines += noteLines()
@@ -73,7 +75,8 @@ extension ReportRetainPath {
             } else {
                 arrow.append(name)
             }
-            let shows = index == 0 || step.category == .user || next.category == .user
+            let shows =
+                index == 0 || step.category == .user || next.category == .user
                 || step.links.contains { $0.closure?.category == .user }
             guard shows else { continue }
             if !arrow.isEmpty {
@@ -107,9 +110,12 @@ extension ReportRetainPath {
         }
         for (index, step) in cycle.enumerated() where step.category != .user {
             let next = cycle[(index + 1) % cycle.count]
-            guard next.category == .user, let field = step.links.first(where: { $0.kind == .field })?.name else { continue }
+            guard next.category == .user, let field = step.links.first(where: { $0.kind == .field })?.name else {
+                continue
+            }
             if step.type.hasPrefix("Assign<") {
-                return "fix: assign(to:on:) holds \(Self.displayType(next.type)) strongly (\(Self.displayType(step.type)).\(field)):"
+                return
+                    "fix: assign(to:on:) holds \(Self.displayType(next.type)) strongly (\(Self.displayType(step.type)).\(field)):"
                     + " use sink with [weak self], or assign(to: &$property) \(release)"
             }
             return "fix: \(Self.displayType(step.type)).\(field) holds \(Self.displayType(next.type)) strongly:"
@@ -122,9 +128,13 @@ extension ReportRetainPath {
 
     private func holderLines() -> [String] {
         guard let first = heldBy.first else { return [] }
-        var lines = ["  " + (holder.map { ($0.split(separator: ".").last.map(String.init) ?? $0) + ": " } ?? "")
-                     + Self.displayType(first.type)]
-        let rest = heldBy.dropFirst().map { Self.displayType($0.type) + ($0.isSubscription ? " (this subscription)" : "") }
+        var lines = [
+            "  " + (holder.map { ($0.split(separator: ".").last.map(String.init) ?? $0) + ": " } ?? "")
+                + Self.displayType(first.type)
+        ]
+        let rest = heldBy.dropFirst().map {
+            Self.displayType($0.type) + ($0.isSubscription ? " (this subscription)" : "")
+        }
         if !rest.isEmpty {
             lines.append("  → " + rest.joined(separator: " → "))
         }

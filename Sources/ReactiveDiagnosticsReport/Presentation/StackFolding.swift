@@ -61,7 +61,8 @@ public enum StackFolding {
     /// The text of a fold line: `⋯ 7 framework frames (OpenCombine, XCTest)`.
     public static func foldText(count: Int, categories: [FrameCategory], modules: [String]) -> String {
         let names = categories.map(\.rawValue)
-        let kinds = names.count <= 1
+        let kinds =
+            names.count <= 1
             ? (names.first ?? "other")
             : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
         let shownModules = modules.prefix(4).joined(separator: ", ") + (modules.count > 4 ? ", …" : "")

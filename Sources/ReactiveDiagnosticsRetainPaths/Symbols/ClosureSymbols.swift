@@ -67,7 +67,8 @@ final class ClosureSymbols: Sendable {
             result.implementation = result.isGlue ? nil : implementation
             result.function = Self.shorten(name)
             let module = FrameClassifier.module(ofDemangled: name)
-            result.category = result.isGlue
+            result.category =
+                result.isGlue
                 ? .system : classifier.category(module: module, symbol: implementation, imagePath: frame.imagePath)
         }
         facts.withLock { $0[function] = result }
@@ -115,12 +116,15 @@ final class ClosureSymbols: Sendable {
     static func shorten(_ name: String) -> String {
         var text = name
         if text.hasPrefix("closure #") || text.hasPrefix("implicit closure #"),
-           let open = text.firstIndex(of: "("), let inRange = text.range(of: ") in ") ?? text.range(of: " in ") {
+            let open = text.firstIndex(of: "("), let inRange = text.range(of: ") in ") ?? text.range(of: " in ")
+        {
             let label = text[..<open].trimmingCharacters(in: .whitespaces)
             let rest = text[inRange.upperBound...]
             text = label + " in " + rest
         }
-        if let arrow = text.range(of: " -> ", options: .backwards), text[arrow.upperBound...].allSatisfy({ !$0.isWhitespace }) {
+        if let arrow = text.range(of: " -> ", options: .backwards),
+            text[arrow.upperBound...].allSatisfy({ !$0.isWhitespace })
+        {
             text = String(text[..<arrow.lowerBound])
         }
         return text

@@ -69,12 +69,16 @@ final class ContextLayoutReader: Sendable {
 
     private func descriptor(_ metadata: UInt, memory: ProcessMemory) -> (offset: Int, Descriptor)? {
         guard let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.contextOffsetToFirstCapture)),
-              let address = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)), address != 0,
-              let counts = memory.withBytes(at: address, count: RuntimeLayout.captureHeaderSize, { bytes in
-                  (bytes.load(as: UInt32.self), bytes.load(fromByteOffset: 4, as: UInt32.self),
-                   bytes.load(fromByteOffset: 8, as: UInt32.self))
-              }),
-              counts.0 < 1024, counts.1 < 256, counts.2 < 256
+            let address = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)), address != 0,
+            let counts = memory.withBytes(
+                at: address, count: RuntimeLayout.captureHeaderSize,
+                { bytes in
+                    (
+                        bytes.load(as: UInt32.self), bytes.load(fromByteOffset: 4, as: UInt32.self),
+                        bytes.load(fromByteOffset: 8, as: UInt32.self)
+                    )
+                }),
+            counts.0 < 1024, counts.1 < 256, counts.2 < 256
         else { return nil }
         var cursor = address &+ UInt(RuntimeLayout.captureHeaderSize)
         var types: [UInt] = []
@@ -85,7 +89,8 @@ final class ContextLayoutReader: Sendable {
         }
         var sources: [(UInt, UInt)] = []
         for _ in 0..<counts.1 {
-            guard let type = memory.relativePointer(at: cursor), let source = memory.relativePointer(at: cursor + 4) else {
+            guard let type = memory.relativePointer(at: cursor), let source = memory.relativePointer(at: cursor + 4)
+            else {
                 return nil
             }
             sources.append((type, source))
@@ -116,7 +121,8 @@ final class ContextLayoutReader: Sendable {
             switch name.storage {
             case .weak, .unowned, .unmanaged:
                 storage = .notStrong(
-                    name.storage, typeName: referentName(name, memory: memory, types: types, regions: classifier.regions))
+                    name.storage,
+                    typeName: referentName(name, memory: memory, types: types, regions: classifier.regions))
                 (size, alignmentMask) = (RuntimeLayout.word, RuntimeLayout.word - 1)
             case .box:
                 storage = .box
@@ -127,7 +133,7 @@ final class ContextLayoutReader: Sendable {
             case .genericParameter(let depth, let position):
                 layout.dependsOnInstance = true
                 guard let type = generic.metadata(depth: depth, index: position),
-                      let shape = types.shape(of: type, memory: memory)
+                    let shape = types.shape(of: type, memory: memory)
                 else {
                     layout.unreadFrom = (offset, "a generic capture")
                     return layout
@@ -136,13 +142,16 @@ final class ContextLayoutReader: Sendable {
                 (size, alignmentMask) = (shape.size, shape.alignmentMask)
             case .value:
                 guard !name.mayReferenceGenericParameters,
-                      name.referencesResolve(memory: memory, regions: classifier.regions),
-                      let pointer = UnsafePointer<CChar>(bitPattern: name.address),
-                      let type = rdiag_swift_type_by_mangled_name(pointer, name.length, nil, nil),
-                      let shape = types.shape(of: UInt(bitPattern: type), memory: memory)
+                    name.referencesResolve(memory: memory, regions: classifier.regions),
+                    let pointer = UnsafePointer<CChar>(bitPattern: name.address),
+                    let type = rdiag_swift_type_by_mangled_name(pointer, name.length, nil, nil),
+                    let shape = types.shape(of: UInt(bitPattern: type), memory: memory)
                 else {
                     layout.unreadFrom = (
-                        offset, name.mayReferenceGenericParameters ? "a generic capture" : "a capture whose type could not be resolved")
+                        offset,
+                        name.mayReferenceGenericParameters
+                            ? "a generic capture" : "a capture whose type could not be resolved"
+                    )
                     return layout
                 }
                 storage = .value(shape)
@@ -157,11 +166,14 @@ final class ContextLayoutReader: Sendable {
 
     /// The type a `weak`/`unowned` capture refers to (`Optional<FeedViewModel>` for a weak
     /// one), for display.
-    private func referentName(_ name: MangledName, memory: ProcessMemory, types: TypeReader, regions: MemoryRegions) -> String {
+    private func referentName(
+        _ name: MangledName, memory: ProcessMemory, types: TypeReader, regions: MemoryRegions
+    ) -> String {
         let inner = MangledName(address: name.address, length: name.length - 2, text: Array(name.text.dropLast(2)))
-        guard inner.length > 0, !inner.mayReferenceGenericParameters, inner.referencesResolve(memory: memory, regions: regions),
-              let pointer = UnsafePointer<CChar>(bitPattern: inner.address),
-              let type = rdiag_swift_type_by_mangled_name(pointer, inner.length, nil, nil)
+        guard inner.length > 0, !inner.mayReferenceGenericParameters,
+            inner.referencesResolve(memory: memory, regions: regions),
+            let pointer = UnsafePointer<CChar>(bitPattern: inner.address),
+            let type = rdiag_swift_type_by_mangled_name(pointer, inner.length, nil, nil)
         else { return "?" }
         return types.name(of: UInt(bitPattern: type))
     }
@@ -185,12 +197,12 @@ struct GenericBindings {
     func metadata(depth: Int, index: Int) -> UInt? {
         for (typeAddress, sourceAddress) in descriptor {
             guard let type = MangledName(at: typeAddress, memory: memory), let parameter = type.genericParameter,
-                  parameter.depth == depth, parameter.index == index,
-                  let source = MangledName(at: sourceAddress, memory: memory),
-                  let binding = Self.closureBinding(source.text), binding < bindings,
-                  let metadata = memory.word(
-                      at: object &+ UInt(RuntimeLayout.heapObjectSize + binding * RuntimeLayout.word)),
-                  classifier.isTypeMetadata(metadata)
+                parameter.depth == depth, parameter.index == index,
+                let source = MangledName(at: sourceAddress, memory: memory),
+                let binding = Self.closureBinding(source.text), binding < bindings,
+                let metadata = memory.word(
+                    at: object &+ UInt(RuntimeLayout.heapObjectSize + binding * RuntimeLayout.word)),
+                classifier.isTypeMetadata(metadata)
             else { continue }
             return metadata
         }
@@ -201,7 +213,8 @@ struct GenericBindings {
     static func closureBinding(_ text: [UInt8]) -> Int? {
         guard text.first == UInt8(ascii: "B"), text.count >= 2 else { return nil }
         let digits = text.dropFirst().prefix { (48...57).contains($0) }
-        guard !digits.isEmpty, text.count == 1 + digits.count || (text.count == 2 + digits.count && text.last == UInt8(ascii: "_"))
+        guard !digits.isEmpty,
+            text.count == 1 + digits.count || (text.count == 2 + digits.count && text.last == UInt8(ascii: "_"))
         else { return nil }
         return Int(String(decoding: digits, as: UTF8.self))
     }

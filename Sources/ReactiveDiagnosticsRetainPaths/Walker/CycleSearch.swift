@@ -94,8 +94,10 @@ struct CycleSearch {
                     if case .closure(let function) = step { return judge.isUserClosure(function) }
                     return false
                 }
-                if !state.throughUser, holdings.count < 32, userEdge || reference.strength != .strong
-                    || isUserObject(reference.target) {
+                if !state.throughUser, holdings.count < 32,
+                    userEdge || reference.strength != .strong
+                        || isUserObject(reference.target)
+                {
                     holdings.append(Edge(from: state.object, reference: reference))
                 }
                 guard reference.strength == .strong || reference.strength == .unknown, reference.target != 0 else {

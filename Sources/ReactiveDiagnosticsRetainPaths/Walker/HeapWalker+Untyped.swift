@@ -10,9 +10,13 @@ extension HeapWalker {
     /// Returns `false` when the object's size is unknown (an allocator without glibc's chunk
     /// headers, such as a sanitizer's): then nothing is scanned.
     @discardableResult
-    func scanUntyped(_ object: UInt, from offset: Int, path: [PathStep], depth: Int,
-                     into references: inout [HeapReference]) -> Bool {
-        guard let size = allocationSize(of: object), let bytes = memory.bytes(at: object, count: size) else { return false }
+    func scanUntyped(
+        _ object: UInt, from offset: Int, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) -> Bool {
+        guard let size = allocationSize(of: object), let bytes = memory.bytes(at: object, count: size) else {
+            return false
+        }
         guard size > offset else { return true }
         bytes.withUnsafeBytes { buffer in
             var cursor = (offset + RuntimeLayout.word - 1) & ~(RuntimeLayout.word - 1)

@@ -2,8 +2,10 @@ import CReactiveDiagnostics
 
 extension HeapWalker {
     /// The references a value holds. `bytes` is the walker's own copy of the value.
-    func visitValue(_ shape: TypeShape, in bytes: UnsafeRawBufferPointer, path: [PathStep], depth: Int,
-                    into references: inout [HeapReference]) {
+    func visitValue(
+        _ shape: TypeShape, in bytes: UnsafeRawBufferPointer, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) {
         guard depth < depthLimit, !shape.isPOD, bytes.count >= shape.size else { return }
         steps += 1
         switch shape.layout {
@@ -12,12 +14,14 @@ extension HeapWalker {
         case .strongReference:
             visitObject(word(bytes, 0), strength: .strong, path: path, depth: depth, into: &references)
         case .thickFunction:
-            visitFunction(word(bytes, 0), context: word(bytes, RuntimeLayout.word), path: path, depth: depth,
-                          into: &references)
+            visitFunction(
+                word(bytes, 0), context: word(bytes, RuntimeLayout.word), path: path, depth: depth,
+                into: &references)
         case .fields(let fields):
             visitFields(fields, in: bytes, path: path, depth: depth, into: &references)
         case .optional(let wrapped):
-            guard let tag = enumTag(shape, bytes), tag == 0, let wrappedShape = types.shape(of: wrapped, memory: memory) else {
+            guard let tag = enumTag(shape, bytes), tag == 0, let wrappedShape = types.shape(of: wrapped, memory: memory)
+            else {
                 return
             }
             withProjectedPayload(shape, bytes) { payload in
@@ -54,18 +58,21 @@ extension HeapWalker {
     }
 
     /// Stored properties (or tuple elements) of a value or instance in `bytes`.
-    func visitFields(_ fields: [TypeField], in bytes: UnsafeRawBufferPointer, path: [PathStep], depth: Int,
-                     into references: inout [HeapReference]) {
+    func visitFields(
+        _ fields: [TypeField], in bytes: UnsafeRawBufferPointer, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) {
         for field in fields where field.type != 0 && field.offset >= 0 {
             let step = PathStep.field(name: field.name, type: field.type)
             guard field.isStrong else {
                 // weak, unowned, unowned(unsafe): holds nothing alive.
-                references.append(HeapReference(
-                    target: 0, strength: .notStrong, path: path + [step], declaredType: types.name(of: field.type)))
+                references.append(
+                    HeapReference(
+                        target: 0, strength: .notStrong, path: path + [step], declaredType: types.name(of: field.type)))
                 continue
             }
             guard let shape = types.shape(of: field.type, memory: memory), !shape.isPOD,
-                  field.offset + shape.size <= bytes.count
+                field.offset + shape.size <= bytes.count
             else { continue }
             let slice = UnsafeRawBufferPointer(rebasing: bytes[field.offset..<(field.offset + shape.size)])
             visitValue(shape, in: slice, path: path + [step], depth: depth + 1, into: &references)
@@ -73,8 +80,10 @@ extension HeapWalker {
     }
 
     /// `any P`: the value is in the buffer when it fits, else in a box the buffer points to.
-    private func visitOpaqueExistential(_ bytes: UnsafeRawBufferPointer, path: [PathStep], depth: Int,
-                                        into references: inout [HeapReference]) {
+    private func visitOpaqueExistential(
+        _ bytes: UnsafeRawBufferPointer, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) {
         let type = word(bytes, 3 * RuntimeLayout.word)
         guard bytes.count >= 4 * RuntimeLayout.word, type != 0 else { return }
         guard classifier.isTypeMetadata(type), let shape = types.shape(of: type, memory: memory) else {
@@ -96,7 +105,7 @@ extension HeapWalker {
     /// witness called on a copy.
     func enumTag(_ shape: TypeShape, _ bytes: UnsafeRawBufferPointer) -> Int? {
         guard let witness = enumWitness(shape, RuntimeLayout.witnessGetEnumTag),
-              let type = UnsafeRawPointer(bitPattern: shape.metadata)
+            let type = UnsafeRawPointer(bitPattern: shape.metadata)
         else { return nil }
         var copy = Array(bytes.prefix(shape.size))
         copy.append(contentsOf: [UInt8](repeating: 0, count: 16))
@@ -106,9 +115,11 @@ extension HeapWalker {
 
     /// Runs `body` on the payload of an enum value in a payload case (the enum's
     /// `destructiveProjectEnumData` witness applied to a copy).
-    func withProjectedPayload(_ shape: TypeShape, _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+    func withProjectedPayload(
+        _ shape: TypeShape, _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
         guard let witness = enumWitness(shape, RuntimeLayout.witnessProjectEnumData),
-              let type = UnsafeRawPointer(bitPattern: shape.metadata)
+            let type = UnsafeRawPointer(bitPattern: shape.metadata)
         else { return }
         var copy = Array(bytes.prefix(shape.size))
         copy.append(contentsOf: [UInt8](repeating: 0, count: 16))
@@ -120,8 +131,8 @@ extension HeapWalker {
 
     private func enumWitness(_ shape: TypeShape, _ offset: Int) -> UnsafeRawPointer? {
         guard shape.flags & RuntimeLayout.flagHasEnumWitnesses != 0,
-              let witnesses = memory.word(at: shape.metadata &- UInt(RuntimeLayout.word)),
-              let function = memory.word(at: witnesses &+ UInt(offset)), regions.isExecutable(function)
+            let witnesses = memory.word(at: shape.metadata &- UInt(RuntimeLayout.word)),
+            let function = memory.word(at: witnesses &+ UInt(offset)), regions.isExecutable(function)
         else { return nil }
         return UnsafeRawPointer(bitPattern: function)
     }

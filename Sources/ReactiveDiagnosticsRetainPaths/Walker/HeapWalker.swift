@@ -37,8 +37,10 @@ final class HeapWalker {
     var steps = 0
     private var expanding: Set<UInt> = []
 
-    init(memory: ProcessMemory, regions: MemoryRegions, types: TypeReader = .shared,
-         contexts: ContextLayoutReader = .shared) {
+    init(
+        memory: ProcessMemory, regions: MemoryRegions, types: TypeReader = .shared,
+        contexts: ContextLayoutReader = .shared
+    ) {
         self.memory = memory
         self.regions = regions
         self.types = types
@@ -70,7 +72,7 @@ final class HeapWalker {
         switch object {
         case .instance(let metadata):
             guard let info = types.classInfo(metadata, memory: memory),
-                  let bytes = memory.bytes(at: address, count: info.instanceSize)
+                let bytes = memory.bytes(at: address, count: info.instanceSize)
             else {
                 note("an instance of \(types.name(of: metadata)) that could not be read")
                 return ObjectRecord(kind: .instance(metadata: metadata), references: [])
@@ -95,8 +97,10 @@ final class HeapWalker {
 
     /// Reports `address` as a reference: a class instance is a node of the graph; a closure
     /// context or box met through an untyped word is read inline.
-    func visitObject(_ address: UInt, strength: HeapReference.Strength, path: [PathStep], depth: Int,
-                     into references: inout [HeapReference]) {
+    func visitObject(
+        _ address: UInt, strength: HeapReference.Strength, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) {
         guard address != 0 else { return }
         if stopAt.contains(address) {
             references.append(HeapReference(target: address, strength: strength, path: path))
@@ -104,8 +108,11 @@ final class HeapWalker {
         }
         switch classifier.classify(address) {
         case .instance(let metadata)?:
-            if strength == .strong, visitStorageInline(address, metadata: metadata, path: path, depth: depth,
-                                                       into: &references) {
+            if strength == .strong,
+                visitStorageInline(
+                    address, metadata: metadata, path: path, depth: depth,
+                    into: &references)
+            {
                 return
             }
             references.append(HeapReference(target: address, strength: strength, path: path))
@@ -124,8 +131,10 @@ final class HeapWalker {
 
     /// Reads a collection's storage object as the value it is part of; `false` when the
     /// object is not collection storage.
-    private func visitStorageInline(_ address: UInt, metadata: UInt, path: [PathStep], depth: Int,
-                                    into references: inout [HeapReference]) -> Bool {
+    private func visitStorageInline(
+        _ address: UInt, metadata: UInt, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) -> Bool {
         guard let storage = types.classInfo(metadata, memory: memory)?.storage, depth < depthLimit else { return false }
         visitStorage(address, kind: storage, metadata: metadata, path: path, depth: depth + 1, into: &references)
         return true
@@ -134,8 +143,10 @@ final class HeapWalker {
     // MARK: Closures and boxes
 
     /// A Swift closure value: its context holds its captures.
-    func visitFunction(_ function: UInt, context: UInt, path: [PathStep], depth: Int,
-                       into references: inout [HeapReference]) {
+    func visitFunction(
+        _ function: UInt, context: UInt, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) {
         guard function != 0, context != 0, depth < depthLimit else { return }
         let path = path + [.closure(function: function)]
         if stopAt.contains(context) {
@@ -162,26 +173,34 @@ final class HeapWalker {
     }
 
     /// The captures of a closure context (or the value of a fixed-layout box).
-    func visitContext(_ context: UInt, metadata: UInt, path: [PathStep], depth: Int,
-                      into references: inout [HeapReference]) {
+    func visitContext(
+        _ context: UInt, metadata: UInt, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) {
         guard depth < depthLimit, expanding.insert(context).inserted else { return }
         defer { expanding.remove(context) }
         steps += 1
-        guard let layout = contexts.layout(
-            of: context, metadata: metadata, memory: memory, types: types, classifier: classifier)
+        guard
+            let layout = contexts.layout(
+                of: context, metadata: metadata, memory: memory, types: types, classifier: classifier)
         else {
-            let scanned = scanUntyped(context, from: RuntimeLayout.heapObjectSize, path: path, depth: depth, into: &references)
-            note("a closure compiled without reflection metadata" + (scanned ? " (scanned word by word)" : " (not scanned: its size is unknown)"))
+            let scanned = scanUntyped(
+                context, from: RuntimeLayout.heapObjectSize, path: path, depth: depth, into: &references)
+            note(
+                "a closure compiled without reflection metadata"
+                    + (scanned ? " (scanned word by word)" : " (not scanned: its size is unknown)"))
             return
         }
         if layout.declaredCaptures == 1, let capture = layout.captures.first, case .value(let shape) = capture.storage,
-           shape.isSingleReference {
+            shape.isSingleReference
+        {
             // The compiler shares one box metadata among all boxes of a single reference, with
             // the capture descriptor of whichever type made it first: the word is a strong
             // reference, and what it refers to says what it is.
             if let object = memory.word(at: context &+ UInt(capture.offset)) {
-                visitObject(object, strength: .strong, path: path + [.capture(index: 0, of: 1, type: 0)], depth: depth + 1,
-                            into: &references)
+                visitObject(
+                    object, strength: .strong, path: path + [.capture(index: 0, of: 1, type: 0)], depth: depth + 1,
+                    into: &references)
             }
             return
         }
@@ -200,19 +219,22 @@ final class HeapWalker {
                 guard let box = memory.word(at: address) else { continue }
                 visitBox(box, path: path + [step], depth: depth + 1, into: &references)
             case .notStrong(let storage, let typeName):
-                references.append(HeapReference(
-                    target: 0, strength: storage == .weak ? .weak : .unowned, path: path + [step],
-                    declaredType: typeName))
+                references.append(
+                    HeapReference(
+                        target: 0, strength: storage == .weak ? .weak : .unowned, path: path + [step],
+                        declaredType: typeName))
             case .thickFunction:
                 guard let function = memory.word(at: address),
-                      let innerContext = memory.word(at: address &+ UInt(RuntimeLayout.word))
+                    let innerContext = memory.word(at: address &+ UInt(RuntimeLayout.word))
                 else { continue }
                 visitFunction(function, context: innerContext, path: path + [step], depth: depth + 1, into: &references)
             }
         }
         if let unread = layout.unreadFrom {
             let scanned = scanUntyped(context, from: unread.offset, path: path, depth: depth, into: &references)
-            note("\(unread.reason): the rest of the closure " + (scanned ? "was scanned word by word" : "could not be read (its size is unknown)"))
+            note(
+                "\(unread.reason): the rest of the closure "
+                    + (scanned ? "was scanned word by word" : "could not be read (its size is unknown)"))
         }
     }
 
@@ -243,10 +265,12 @@ final class HeapWalker {
     }
 
     /// The value in a box made by `swift_allocBox`.
-    func visitBoxValue(_ box: UInt, offset: Int, type: UInt, path: [PathStep], depth: Int,
-                       into references: inout [HeapReference]) {
+    func visitBoxValue(
+        _ box: UInt, offset: Int, type: UInt, path: [PathStep], depth: Int,
+        into references: inout [HeapReference]
+    ) {
         guard let shape = types.shape(of: type, memory: memory),
-              let bytes = memory.bytes(at: box &+ UInt(offset), count: shape.size)
+            let bytes = memory.bytes(at: box &+ UInt(offset), count: shape.size)
         else {
             note("a box whose value could not be read")
             return

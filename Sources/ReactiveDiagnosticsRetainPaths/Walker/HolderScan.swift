@@ -87,8 +87,9 @@ struct HolderScan {
             if region.image != nil {
                 result[word, default: []].append(.global(hit))
             } else if let object = object(holding: hit, target: word, region: region, below: below), object != word,
-                      !CopiedMemory.contains(object),
-                      !isBookkeeping(object), result[word]?.contains(.object(object)) != true {
+                !CopiedMemory.contains(object),
+                !isBookkeeping(object), result[word]?.contains(.object(object)) != true
+            {
                 result[word, default: []].append(.object(object))
             }
         }
@@ -150,9 +151,9 @@ struct HolderScan {
         }
         if HeapWalker.sanitizerKnowsAllocations {
             guard let allocation = HeapWalker.sanitizerAllocation(containing: address),
-                  walker.classifier.classify(allocation.start) != nil,
-                  let record = walker.quietly({ walker.record(of: allocation.start) }),
-                  record.references.contains(where: { $0.target == target && $0.strength != .weak })
+                walker.classifier.classify(allocation.start) != nil,
+                let record = walker.quietly({ walker.record(of: allocation.start) }),
+                record.references.contains(where: { $0.target == target && $0.strength != .weak })
             else { return nil }
             return allocation.start
         }
@@ -195,7 +196,7 @@ struct HolderScan {
     /// `object`, the object that contains a hit, if it really holds `target` (else the hit is stale).
     private func validated(_ object: UInt, holding target: UInt) -> UInt? {
         guard let record = walker.quietly({ walker.record(of: object) }),
-              record.references.contains(where: { $0.target == target && $0.strength != .weak })
+            record.references.contains(where: { $0.target == target && $0.strength != .weak })
         else { return nil }
         return object
     }

@@ -64,22 +64,29 @@ final class KnownTypes: Sendable {
         var setLayout: StorageLayout?
         var dictionaryLayout: StorageLayout?
         let reader = StorageFieldReader()
-        if let isa = storageClass(array), let descriptor = memory.word(at: isa &+ UInt(RuntimeLayout.classDescription)) {
+        if let isa = storageClass(array), let descriptor = memory.word(at: isa &+ UInt(RuntimeLayout.classDescription))
+        {
             storages[descriptor] = .array
             arrayCount = reader.offset(of: "countAndCapacity", inClass: isa) ?? RuntimeLayout.heapObjectSize
         }
         if let isa = storageClass(set), let descriptor = memory.word(at: isa &+ UInt(RuntimeLayout.classDescription)) {
             storages[descriptor] = .set
-            if let count = reader.offset(of: "_count", inClass: isa), let scale = reader.offset(of: "_scale", inClass: isa),
-               let elements = reader.offset(of: "_rawElements", inClass: isa) {
+            if let count = reader.offset(of: "_count", inClass: isa),
+                let scale = reader.offset(of: "_scale", inClass: isa),
+                let elements = reader.offset(of: "_rawElements", inClass: isa)
+            {
                 setLayout = StorageLayout(count: count, scale: scale, elements: elements, values: elements)
             }
         }
         if let isa = storageClass(dictionary),
-           let descriptor = memory.word(at: isa &+ UInt(RuntimeLayout.classDescription)) {
+            let descriptor = memory.word(at: isa &+ UInt(RuntimeLayout.classDescription))
+        {
             storages[descriptor] = .dictionary
-            if let count = reader.offset(of: "_count", inClass: isa), let scale = reader.offset(of: "_scale", inClass: isa),
-               let keys = reader.offset(of: "_rawKeys", inClass: isa), let values = reader.offset(of: "_rawValues", inClass: isa) {
+            if let count = reader.offset(of: "_count", inClass: isa),
+                let scale = reader.offset(of: "_scale", inClass: isa),
+                let keys = reader.offset(of: "_rawKeys", inClass: isa),
+                let values = reader.offset(of: "_rawValues", inClass: isa)
+            {
                 dictionaryLayout = StorageLayout(count: count, scale: scale, elements: keys, values: values)
             }
         }
@@ -125,7 +132,8 @@ final class KnownTypes: Sendable {
             return .set(element: element)
         }
         if descriptor == dictionaryDescriptor, dictionaryLayout != nil, let key = memory.word(at: arguments),
-           let value = memory.word(at: arguments &+ UInt(RuntimeLayout.word)) {
+            let value = memory.word(at: arguments &+ UInt(RuntimeLayout.word))
+        {
             return .dictionary(key: key, value: value)
         }
         return nil
@@ -149,7 +157,8 @@ private struct StorageFieldReader {
                 var offset = 0
                 var isStrong: Int32 = 0
                 if rdiag_swift_field(type, index, &offset, buffer.baseAddress!, buffer.count, &isStrong) != nil,
-                   String(cString: buffer.baseAddress!) == name {
+                    String(cString: buffer.baseAddress!) == name
+                {
                     return offset
                 }
             }

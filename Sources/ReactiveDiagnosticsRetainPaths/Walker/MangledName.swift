@@ -20,7 +20,7 @@ struct MangledName {
         var cursor = address
         while true {
             guard cursor &- address < UInt(Self.maximumLength),
-                  let byte = memory.withBytes(at: cursor, count: 1, { $0[0] })
+                let byte = memory.withBytes(at: cursor, count: 1, { $0[0] })
             else { return nil }
             switch byte {
             case 0:
@@ -53,7 +53,9 @@ struct MangledName {
             guard let byte = memory.withBytes(at: cursor, count: 1, { $0[0] }) else { return false }
             switch byte {
             case 0x01...0x17:
-                guard let target = memory.relativePointer(at: cursor &+ 1), regions.isInImage(target) else { return false }
+                guard let target = memory.relativePointer(at: cursor &+ 1), regions.isInImage(target) else {
+                    return false
+                }
                 if byte == Self.indirectContextDescriptor {
                     guard let pointee = memory.word(at: target), regions.isInImage(pointee) else { return false }
                 }
@@ -158,7 +160,7 @@ struct MangledName {
     /// carries a context); `nil` when the name is not one.
     var loweredFunctionIsThick: Bool? {
         guard text.last == UInt8(ascii: "_"),
-              let operatorIndex = text.dropLast().lastIndex(of: UInt8(ascii: "I"))
+            let operatorIndex = text.dropLast().lastIndex(of: UInt8(ascii: "I"))
         else { return nil }
         let attributes = text[(operatorIndex + 1)..<(text.count - 1)]
         guard !attributes.isEmpty, attributes.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) else {

@@ -28,6 +28,9 @@ final class MemoryCopy {
 
     /// Runs `body` on the copied bytes.
     func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[ProcessMemory.copyOffset..<(ProcessMemory.copyOffset + count)]))
+        try body(
+            UnsafeRawBufferPointer(
+                rebasing: UnsafeRawBufferPointer(buffer)[ProcessMemory.copyOffset..<(ProcessMemory.copyOffset + count)])
+        )
     }
 }

@@ -84,13 +84,15 @@ struct MemoryRegions: Sendable {
             let path = fields.count == 6 ? String(fields[5]).trimmingCharacters(in: .whitespaces) : nil
             let file = path?.isEmpty == true ? nil : path
             var image = file?.hasPrefix("/") == true ? file : nil
-            if file == nil, let previous = regions.last, previous.end == start, previous.writable, previous.isFileBacked {
+            if file == nil, let previous = regions.last, previous.end == start, previous.writable, previous.isFileBacked
+            {
                 image = previous.path
             }
-            regions.append(Region(
-                start: start, end: end, readable: permissions[0] == UInt8(ascii: "r"),
-                writable: permissions[1] == UInt8(ascii: "w"), executable: permissions[2] == UInt8(ascii: "x"),
-                path: file, image: image))
+            regions.append(
+                Region(
+                    start: start, end: end, readable: permissions[0] == UInt8(ascii: "r"),
+                    writable: permissions[1] == UInt8(ascii: "w"), executable: permissions[2] == UInt8(ascii: "x"),
+                    path: file, image: image))
         }
         self.init(regions: regions, isKnown: !regions.isEmpty)
     }

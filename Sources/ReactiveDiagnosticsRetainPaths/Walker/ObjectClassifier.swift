@@ -21,9 +21,11 @@ struct ObjectClassifier {
     /// misaligned, deinitializing, or with a header that is not metadata).
     func classify(_ address: UInt) -> Object? {
         guard address >= 4096, address & 0x7 == 0, regions.isWritable(address),
-              let header = memory.withBytes(at: address, count: RuntimeLayout.heapObjectSize, { bytes in
-                  (bytes.load(as: UInt.self), bytes.load(fromByteOffset: RuntimeLayout.word, as: UInt.self))
-              })
+            let header = memory.withBytes(
+                at: address, count: RuntimeLayout.heapObjectSize,
+                { bytes in
+                    (bytes.load(as: UInt.self), bytes.load(fromByteOffset: RuntimeLayout.word, as: UInt.self))
+                })
         else { return nil }
         let (metadata, refCounts) = header
         if refCounts & RuntimeLayout.refCountUseSlowRC == 0, refCounts & RuntimeLayout.refCountIsDeiniting != 0 {
@@ -40,17 +42,17 @@ struct ObjectClassifier {
             // lead to the kind's value: its "capture descriptor" would hand the runtime a name
             // read from anywhere.
             guard regions.isInImage(metadata),
-                  let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)),
-                  descriptor == 0 || regions.isInImage(descriptor),
-                  let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.contextOffsetToFirstCapture)),
-                  offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096
+                let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.contextCaptureDescriptor)),
+                descriptor == 0 || regions.isInImage(descriptor),
+                let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.contextOffsetToFirstCapture)),
+                offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096
             else { return nil }
             return .context(metadata: metadata)
         case .heapGenericLocalVariable:
             guard let offset = memory.uint32(at: metadata &+ UInt(RuntimeLayout.boxValueOffset)),
-                  offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096,
-                  let valueType = memory.word(at: metadata &+ UInt(RuntimeLayout.boxValueType)),
-                  isTypeMetadata(valueType)
+                offset >= UInt32(RuntimeLayout.heapObjectSize), offset < 4096,
+                let valueType = memory.word(at: metadata &+ UInt(RuntimeLayout.boxValueType)),
+                isTypeMetadata(valueType)
             else { return nil }
             return .genericBox(valueOffset: Int(offset), valueType: valueType)
         case .errorObject:
@@ -75,17 +77,21 @@ struct ObjectClassifier {
     /// level must not send it there), with their field descriptors in an image.
     private func isClassMetadata(_ metadata: UInt, depth: Int) -> Bool {
         guard depth < 64, metadata >= 4096, metadata & 0x7 == 0,
-              let description = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
-              description != 0, regions.isInImage(description),
-              let flags = memory.uint32(at: description), flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.descriptorKindClass,
-              isNameableDescriptor(description),
-              let fields = memory.uint32(at: description &+ UInt(RuntimeLayout.descriptorFields)),
-              fields == 0 || regions.isInImage(description &+ UInt(RuntimeLayout.descriptorFields) &+ UInt(bitPattern: Int(Int32(bitPattern: fields)))),
-              let size = memory.uint32(at: metadata &+ UInt(RuntimeLayout.classInstanceSize)),
-              size >= UInt32(RuntimeLayout.heapObjectSize), size < 1 << 20,
-              let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
-              memory.word(at: witnesses) != nil,
-              let superclass = memory.word(at: metadata &+ UInt(RuntimeLayout.word))
+            let description = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
+            description != 0, regions.isInImage(description),
+            let flags = memory.uint32(at: description),
+            flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.descriptorKindClass,
+            isNameableDescriptor(description),
+            let fields = memory.uint32(at: description &+ UInt(RuntimeLayout.descriptorFields)),
+            fields == 0
+                || regions.isInImage(
+                    description &+ UInt(RuntimeLayout.descriptorFields)
+                        &+ UInt(bitPattern: Int(Int32(bitPattern: fields)))),
+            let size = memory.uint32(at: metadata &+ UInt(RuntimeLayout.classInstanceSize)),
+            size >= UInt32(RuntimeLayout.heapObjectSize), size < 1 << 20,
+            let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
+            memory.word(at: witnesses) != nil,
+            let superclass = memory.word(at: metadata &+ UInt(RuntimeLayout.word))
         else { return false }
         guard superclass != 0 else { return true }
         return memory.word(at: superclass) == 0 && isClassMetadata(superclass, depth: depth + 1)
@@ -101,8 +107,8 @@ struct ObjectClassifier {
 
     private func isTypeMetadata(_ metadata: UInt, depth: Int) -> Bool {
         guard depth < 8, metadata >= 4096, metadata & 0x7 == 0, let kindWord = memory.word(at: metadata),
-              let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
-              memory.word(at: witnesses &+ UInt(RuntimeLayout.witnessSize)) != nil
+            let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
+            memory.word(at: witnesses &+ UInt(RuntimeLayout.witnessSize)) != nil
         else { return false }
         let expected: UInt32
         switch MetadataKind(word: kindWord) {
@@ -118,7 +124,7 @@ struct ObjectClassifier {
             return isTupleMetadata(metadata, depth: depth)
         case .function:
             guard let flags = memory.word(at: metadata &+ UInt(RuntimeLayout.word)), flags & 0xFFFF < 64,
-                  let result = memory.word(at: metadata &+ UInt(2 * RuntimeLayout.word))
+                let result = memory.word(at: metadata &+ UInt(2 * RuntimeLayout.word))
             else { return false }
             return isTypeMetadata(result, depth: depth + 1)
         case .metatype, .existentialMetatype:
@@ -131,7 +137,7 @@ struct ObjectClassifier {
             return false
         }
         guard let description = memory.word(at: metadata &+ UInt(RuntimeLayout.word)), regions.isInImage(description),
-              let flags = memory.uint32(at: description)
+            let flags = memory.uint32(at: description)
         else { return false }
         return flags & RuntimeLayout.descriptorKindMask == expected && isNameableDescriptor(description)
     }
@@ -154,16 +160,19 @@ struct ObjectClassifier {
             case RuntimeLayout.descriptorKindModule:
                 answer = hasName(current)
                 break chain
-            case RuntimeLayout.descriptorKindClass, RuntimeLayout.descriptorKindStruct, RuntimeLayout.descriptorKindEnum,
-                 RuntimeLayout.descriptorKindProtocol:
+            case RuntimeLayout.descriptorKindClass, RuntimeLayout.descriptorKindStruct,
+                RuntimeLayout.descriptorKindEnum,
+                RuntimeLayout.descriptorKindProtocol:
                 guard hasName(current) else { break chain }
             case RuntimeLayout.descriptorKindExtension, RuntimeLayout.descriptorKindAnonymous,
-                 RuntimeLayout.descriptorKindOpaqueType:
+                RuntimeLayout.descriptorKindOpaqueType:
                 break
             default:
                 break chain
             }
-            guard let parent = memory.indirectablePointer(at: current &+ UInt(RuntimeLayout.descriptorParent)) else { break }
+            guard let parent = memory.indirectablePointer(at: current &+ UInt(RuntimeLayout.descriptorParent)) else {
+                break
+            }
             current = parent
         }
         memory.rememberedDescriptors[descriptor] = answer
@@ -177,7 +186,7 @@ struct ObjectClassifier {
     /// characters.
     private func hasName(_ descriptor: UInt) -> Bool {
         guard let name = memory.relativePointer(at: descriptor &+ UInt(RuntimeLayout.descriptorName)),
-              regions.isInImage(name), let text = memory.cString(at: name, limit: 1024)
+            regions.isInImage(name), let text = memory.cString(at: name, limit: 1024)
         else { return false }
         return !text.isEmpty && !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }

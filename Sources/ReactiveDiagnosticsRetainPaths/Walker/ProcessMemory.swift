@@ -69,8 +69,9 @@ final class ProcessMemory {
     private func keptPages() -> UnsafeMutableRawPointer? {
         if let arena { return arena }
         guard !arenaFailed, pageBudget > 0 else { return nil }
-        let mapped = mmap(nil, pageBudget * Self.slotSize, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        let mapped = mmap(
+            nil, pageBudget * Self.slotSize, PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
         guard let mapped, mapped != MAP_FAILED else {
             arenaFailed = true
             return nil
@@ -84,7 +85,8 @@ final class ProcessMemory {
     /// budget allows); `nil` when it cannot be read.
     private func withPage<Result>(_ base: UInt, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
         if let slot = pages[base], let arena {
-            return body(UnsafeRawBufferPointer(start: arena + slot * Self.slotSize + Self.copyOffset, count: Self.pageSize))
+            return body(
+                UnsafeRawBufferPointer(start: arena + slot * Self.slotSize + Self.copyOffset, count: Self.pageSize))
         }
         if unreadable.contains(base) {
             return nil
@@ -111,7 +113,8 @@ final class ProcessMemory {
 
     /// Runs `body` on a heap buffer of `count` bytes, ``copyOffset`` past a 16-byte boundary,
     /// that is erased before it is freed.
-    private static func withErasedCopy<Result>(count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+    private static func withErasedCopy<Result>(count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result
+    {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count + 16, alignment: 16)
         CopiedMemory.add(CopiedMemory.range(of: buffer))
         defer {

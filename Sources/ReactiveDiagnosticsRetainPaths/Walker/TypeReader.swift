@@ -62,15 +62,16 @@ final class TypeReader: Sendable {
 
     private func computeShape(_ metadata: UInt, memory: ProcessMemory) -> TypeShape? {
         guard let kindWord = memory.word(at: metadata),
-              let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
-              let size = memory.word(at: witnesses &+ UInt(RuntimeLayout.witnessSize)),
-              let flags = memory.uint32(at: witnesses &+ UInt(RuntimeLayout.witnessFlags)),
-              size < 1 << 24
+            let witnesses = memory.word(at: metadata &- UInt(RuntimeLayout.word)),
+            let size = memory.word(at: witnesses &+ UInt(RuntimeLayout.witnessSize)),
+            let flags = memory.uint32(at: witnesses &+ UInt(RuntimeLayout.witnessFlags)),
+            size < 1 << 24
         else { return nil }
         let kind = MetadataKind(word: kindWord)
         let layout = computeLayout(metadata, kind: kind, flags: flags, size: Int(size), memory: memory)
         return TypeShape(
-            metadata: metadata, kind: kind, size: Int(size), alignmentMask: Int(flags & RuntimeLayout.flagAlignmentMask),
+            metadata: metadata, kind: kind, size: Int(size),
+            alignmentMask: Int(flags & RuntimeLayout.flagAlignmentMask),
             flags: flags, layout: layout)
     }
 
@@ -104,7 +105,8 @@ final class TypeReader: Sendable {
             guard let functionFlags = memory.word(at: metadata &+ UInt(RuntimeLayout.functionFlags)) else {
                 return .unknown("function type")
             }
-            let convention = (functionFlags & RuntimeLayout.functionConventionMask) >> RuntimeLayout.functionConventionShift
+            let convention =
+                (functionFlags & RuntimeLayout.functionConventionMask) >> RuntimeLayout.functionConventionShift
             if convention == RuntimeLayout.functionConventionSwift && size == 2 * RuntimeLayout.word {
                 return .thickFunction
             }
@@ -113,12 +115,14 @@ final class TypeReader: Sendable {
             guard let existentialFlags = memory.uint32(at: metadata &+ UInt(RuntimeLayout.existentialFlags)) else {
                 return .unknown("existential")
             }
-            let special = (existentialFlags & RuntimeLayout.existentialSpecialProtocolMask)
+            let special =
+                (existentialFlags & RuntimeLayout.existentialSpecialProtocolMask)
                 >> RuntimeLayout.existentialSpecialProtocolShift
             if special == 1 {
                 return .unknown("any Error")
             }
-            return existentialFlags & RuntimeLayout.existentialAnyConstraint == 0 ? .classExistential : .opaqueExistential
+            return existentialFlags & RuntimeLayout.existentialAnyConstraint == 0
+                ? .classExistential : .opaqueExistential
         case .metatype, .existentialMetatype:
             return .noReferences
         default:
@@ -137,12 +141,14 @@ final class TypeReader: Sendable {
             for index in 0..<count {
                 var offset = 0
                 var isStrong: Int32 = 0
-                guard let fieldType = rdiag_swift_field(type, index, &offset, name.baseAddress!, name.count, &isStrong) else {
+                guard let fieldType = rdiag_swift_field(type, index, &offset, name.baseAddress!, name.count, &isStrong)
+                else {
                     continue
                 }
-                fields.append(TypeField(
-                    name: String(cString: name.baseAddress!), offset: offset, type: UInt(bitPattern: fieldType),
-                    isStrong: isStrong != 0))
+                fields.append(
+                    TypeField(
+                        name: String(cString: name.baseAddress!), offset: offset, type: UInt(bitPattern: fieldType),
+                        isStrong: isStrong != 0))
             }
         }
         return fields
@@ -155,7 +161,9 @@ final class TypeReader: Sendable {
         var fields: [TypeField] = []
         for index in 0..<Int(count) {
             let element = metadata &+ UInt(RuntimeLayout.tupleElements + index * RuntimeLayout.tupleElementSize)
-            guard let type = memory.word(at: element), let offset = memory.uint32(at: element &+ UInt(RuntimeLayout.word)) else {
+            guard let type = memory.word(at: element),
+                let offset = memory.uint32(at: element &+ UInt(RuntimeLayout.word))
+            else {
                 return .unknown("tuple")
             }
             fields.append(TypeField(name: ".\(index)", offset: Int(offset), type: type, isStrong: true))
@@ -165,11 +173,11 @@ final class TypeReader: Sendable {
 
     private func enumLayout(_ metadata: UInt, flags: UInt32, memory: ProcessMemory) -> TypeShape.Layout {
         guard flags & RuntimeLayout.flagHasEnumWitnesses != 0,
-              let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.word)),
-              let payloadWord = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.enumPayloadCases)),
-              let fieldDescriptor = memory.relativePointer(at: descriptor &+ UInt(RuntimeLayout.descriptorFields)),
-              let recordSize = memory.uint16(at: fieldDescriptor &+ UInt(RuntimeLayout.fieldDescriptorRecordSize)),
-              let recordCount = memory.uint32(at: fieldDescriptor &+ UInt(RuntimeLayout.fieldDescriptorCount))
+            let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.word)),
+            let payloadWord = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.enumPayloadCases)),
+            let fieldDescriptor = memory.relativePointer(at: descriptor &+ UInt(RuntimeLayout.descriptorFields)),
+            let recordSize = memory.uint16(at: fieldDescriptor &+ UInt(RuntimeLayout.fieldDescriptorRecordSize)),
+            let recordCount = memory.uint32(at: fieldDescriptor &+ UInt(RuntimeLayout.fieldDescriptorCount))
         else { return .unknown(name(of: metadata)) }
         let payloadCases = Int(payloadWord & 0x00FF_FFFF)
         guard payloadCases <= Int(recordCount), recordCount < 4096, recordSize >= 12 else {
@@ -180,20 +188,23 @@ final class TypeReader: Sendable {
         for index in 0..<payloadCases {
             let record = fieldDescriptor &+ UInt(RuntimeLayout.fieldDescriptorRecords + index * Int(recordSize))
             let recordFlags = memory.uint32(at: record) ?? 0
-            let caseName = memory.relativePointer(at: record &+ UInt(RuntimeLayout.fieldRecordName))
+            let caseName =
+                memory.relativePointer(at: record &+ UInt(RuntimeLayout.fieldRecordName))
                 .flatMap { memory.cString(at: $0) } ?? "case \(index)"
             var payloadType: UInt?
             if let nameAddress = memory.relativePointer(at: record &+ UInt(RuntimeLayout.fieldRecordType)),
-               let mangled = MangledName(at: nameAddress, memory: memory),
-               let pointer = UnsafePointer<CChar>(bitPattern: mangled.address),
-               let resolved = rdiag_swift_type_by_mangled_name(
-                   pointer, mangled.length, UnsafeRawPointer(bitPattern: descriptor),
-                   arguments.map { $0.assumingMemoryBound(to: UnsafeRawPointer?.self) })
+                let mangled = MangledName(at: nameAddress, memory: memory),
+                let pointer = UnsafePointer<CChar>(bitPattern: mangled.address),
+                let resolved = rdiag_swift_type_by_mangled_name(
+                    pointer, mangled.length, UnsafeRawPointer(bitPattern: descriptor),
+                    arguments.map { $0.assumingMemoryBound(to: UnsafeRawPointer?.self) })
             {
                 payloadType = UInt(bitPattern: resolved)
             }
-            payloads.append(EnumPayload(
-                name: caseName, type: payloadType, isIndirect: recordFlags & RuntimeLayout.fieldRecordIsIndirect != 0))
+            payloads.append(
+                EnumPayload(
+                    name: caseName, type: payloadType,
+                    isIndirect: recordFlags & RuntimeLayout.fieldRecordIsIndirect != 0))
         }
         return .enumeration(payloads: payloads)
     }
@@ -204,12 +215,12 @@ final class TypeReader: Sendable {
     /// is not resilient (the arguments then sit at a fixed offset the descriptor gives).
     func classGenericArgument(_ metadata: UInt, index: Int, memory: ProcessMemory) -> UInt? {
         guard let descriptor = memory.word(at: metadata &+ UInt(RuntimeLayout.classDescription)),
-              let flags = memory.uint32(at: descriptor),
-              flags & RuntimeLayout.descriptorIsGeneric != 0,
-              flags & RuntimeLayout.classHasResilientSuperclass == 0,
-              let positive = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.classPositiveSize)),
-              let immediate = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.classImmediateMembers)),
-              positive >= immediate, positive < 4096
+            let flags = memory.uint32(at: descriptor),
+            flags & RuntimeLayout.descriptorIsGeneric != 0,
+            flags & RuntimeLayout.classHasResilientSuperclass == 0,
+            let positive = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.classPositiveSize)),
+            let immediate = memory.uint32(at: descriptor &+ UInt(RuntimeLayout.classImmediateMembers)),
+            positive >= immediate, positive < 4096
         else { return nil }
         return memory.word(at: metadata &+ UInt((Int(positive - immediate) + index) * RuntimeLayout.word))
     }
@@ -220,7 +231,7 @@ final class TypeReader: Sendable {
             return cached
         }
         guard let instanceSize = memory.uint32(at: metadata &+ UInt(RuntimeLayout.classInstanceSize)),
-              instanceSize >= UInt32(RuntimeLayout.heapObjectSize), instanceSize < 1 << 20
+            instanceSize >= UInt32(RuntimeLayout.heapObjectSize), instanceSize < 1 << 20
         else { return nil }
         let info = ClassInfo(
             metadata: metadata, instanceSize: Int(instanceSize), fields: fields(of: metadata),

@@ -15,11 +15,12 @@ package enum DataSymbol {
     package static func lookUp(_ address: UInt, symbolizer: String) -> String? {
         guard let image = ImageOfAddress.lookUp(address) else { return nil }
         let query = "DATA 0x" + String(address &- image.bias, radix: 16)
-        guard let result = try? Subprocess.run(
-                  symbolizer, arguments: ["--obj=\(image.path)", "--output-style=JSON", query], timeout: 30),
-              !result.crashed, result.status == 0,
-              let json = try? JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]],
-              let data = json.first?["Data"] as? [String: Any], let symbol = data["Name"] as? String, !symbol.isEmpty
+        guard
+            let result = try? Subprocess.run(
+                symbolizer, arguments: ["--obj=\(image.path)", "--output-style=JSON", query], timeout: 30),
+            !result.crashed, result.status == 0,
+            let json = try? JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]],
+            let data = json.first?["Data"] as? [String: Any], let symbol = data["Name"] as? String, !symbol.isEmpty
         else { return nil }
         return symbol
     }

@@ -56,7 +56,8 @@ package final class FrameClassifier: Sendable {
         if let symbol, Self.isProcessEntry(symbol) {
             return .system
         }
-        if let symbol, Self.isMacroExpansion(symbol), module.map({ !modules.withLock { $0.own }.contains($0) }) ?? true {
+        if let symbol, Self.isMacroExpansion(symbol), module.map({ !modules.withLock { $0.own }.contains($0) }) ?? true
+        {
             // Code a macro wrote (Swift Testing's @Test expansion) is the framework's, not the user's.
             return .framework
         }
@@ -105,7 +106,9 @@ package final class FrameClassifier: Sendable {
     /// Mangled names of macro-generated declarations contain `fMp_` (peer), `fMf_`
     /// (freestanding), `fMm_` (member) or `fMe_` (extension) expansion markers.
     package static func isMacroExpansion(_ symbol: String) -> Bool {
-        symbol.hasPrefix("$s") && (symbol.contains("fMp_") || symbol.contains("fMf_") || symbol.contains("fMm_") || symbol.contains("fMe_"))
+        symbol.hasPrefix("$s")
+            && (symbol.contains("fMp_") || symbol.contains("fMf_") || symbol.contains("fMm_")
+                || symbol.contains("fMe_"))
     }
 
     package static func isOwnCSymbol(_ symbol: String) -> Bool {
@@ -148,7 +151,8 @@ package final class FrameClassifier: Sendable {
             }
             // "default argument 2 of M.f(…)"
             if let first = text.first, first.isNumber, let of = text.range(of: " of "),
-               text[..<of.lowerBound].allSatisfy(\.isNumber) {
+                text[..<of.lowerBound].allSatisfy(\.isNumber)
+            {
                 text = text[of.upperBound...]
                 progress = true
             }
@@ -158,7 +162,9 @@ package final class FrameClassifier: Sendable {
             ] where text.hasPrefix(specialization) {
                 if specialization == "specialized " {
                     text = text.dropFirst(specialization.count)
-                } else if let end = matchingClose(text, from: text.index(text.startIndex, offsetBy: specialization.count - 1)) {
+                } else if let end = matchingClose(
+                    text, from: text.index(text.startIndex, offsetBy: specialization.count - 1))
+                {
                     text = text[text.index(after: end)...]
                     if text.hasPrefix(" of ") { text = text.dropFirst(4) }
                 } else {
@@ -175,8 +181,10 @@ package final class FrameClassifier: Sendable {
                     }
                     return nil
                 }
-                if let forRange = text.range(of: " for "), text[..<forRange.lowerBound].contains("partial function")
-                    || text[..<forRange.lowerBound].contains("resume") {
+                if let forRange = text.range(of: " for "),
+                    text[..<forRange.lowerBound].contains("partial function")
+                        || text[..<forRange.lowerBound].contains("resume")
+                {
                     text = text[forRange.upperBound...]
                     progress = true
                 }

@@ -67,10 +67,13 @@ package struct ImageOfAddress: Sendable, Hashable {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { path in
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { build in
                 var bias: UInt = 0
-                guard rdiag_image_for_address(address, path.baseAddress!, path.count, &bias, build.baseAddress!, build.count) == 0
+                guard
+                    rdiag_image_for_address(
+                        address, path.baseAddress!, path.count, &bias, build.baseAddress!, build.count) == 0
                 else { return nil }
                 let id = String(cString: build.baseAddress!)
-                return ImageOfAddress(path: String(cString: path.baseAddress!), bias: bias, buildID: id.isEmpty ? nil : id)
+                return ImageOfAddress(
+                    path: String(cString: path.baseAddress!), bias: bias, buildID: id.isEmpty ? nil : id)
             }
         }
     }

@@ -16,11 +16,13 @@ enum IssueRecorder {
         }
         let fileName = line.file.split(separator: "/").last.map(String.init) ?? line.file
         let module = shown.module ?? test.sourceLocation.moduleName
-        return SourceLocation(fileID: "\(module)/\(fileName)", filePath: line.file, line: line.line, column: max(line.column, 1))
+        return SourceLocation(
+            fileID: "\(module)/\(fileName)", filePath: line.file, line: line.line, column: max(line.column, 1))
     }
 
     static func allowHint(for kind: FindingKind) -> String {
-        let value = FindingKind.allKnown.contains(kind) ? ".\(kind.rawValue)" : "FindingKind(rawValue: \"\(kind.rawValue)\")"
+        let value =
+            FindingKind.allKnown.contains(kind) ? ".\(kind.rawValue)" : "FindingKind(rawValue: \"\(kind.rawValue)\")"
         return "allow it in this test with @Test(.diagnosed(allowing: [\(value)]))"
     }
 }

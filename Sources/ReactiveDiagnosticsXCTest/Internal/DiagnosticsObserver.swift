@@ -45,7 +45,8 @@ final class DiagnosticsObserver: NSObject, XCTestObservation, Sendable {
     func testCaseWillStart(_ testCase: XCTestCase) {
         // A DiagnosedTestCase checks itself after tearDown.
         guard !(testCase is DiagnosedTestCase), let settings = settings.withLock({ $0 }) else { return }
-        TestCaseDiagnostics.begin(testCase, engine: settings.engine, options: settings.options, fallback: settings.installedAt)
+        TestCaseDiagnostics.begin(
+            testCase, engine: settings.engine, options: settings.options, fallback: settings.installedAt)
         // Added before setUp runs, so it runs after every teardown block the test adds (they
         // run last-in first-out) but before the test's tearDown methods.
         testCase.addTeardownBlock { [weak testCase] in

@@ -12,12 +12,14 @@ enum FailureRecorder {
         #if canImport(ObjectiveC)
         var context = XCTSourceCodeContext()
         if let location {
-            context = XCTSourceCodeContext(location: XCTSourceCodeLocation(filePath: location.file, lineNumber: location.line))
+            context = XCTSourceCodeContext(
+                location: XCTSourceCodeLocation(filePath: location.file, lineNumber: location.line))
         }
         testCase.record(XCTIssue(type: .assertionFailure, compactDescription: message, sourceCodeContext: context))
         #else
         testCase.recordFailure(
-            withDescription: message, inFile: location?.file ?? "<unknown>", atLine: location?.line ?? 0, expected: true)
+            withDescription: message, inFile: location?.file ?? "<unknown>", atLine: location?.line ?? 0, expected: true
+        )
         #endif
     }
 }

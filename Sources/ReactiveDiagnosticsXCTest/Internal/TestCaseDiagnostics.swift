@@ -22,7 +22,9 @@ enum TestCaseDiagnostics {
     /// Starts `testCase`: a checkpoint, and the engine's serial test identity (XCTest runs
     /// one test at a time in a process).
     @discardableResult
-    static func begin(_ testCase: XCTestCase, engine: DiagnosticsEngine, options: TestOptions, fallback: SourceLine?) -> TestCheckpoint {
+    static func begin(
+        _ testCase: XCTestCase, engine: DiagnosticsEngine, options: TestOptions, fallback: SourceLine?
+    ) -> TestCheckpoint {
         let checkpoint = engine.beginTest(named: testName(of: testCase), serial: true)
         let entry = Entry(engine: engine, checkpoint: checkpoint, options: options, fallback: fallback)
         running.withLock { $0[ObjectIdentifier(testCase)] = entry }
@@ -62,7 +64,8 @@ enum TestCaseDiagnostics {
             deferred.withLock { $0[ObjectIdentifier(testCase)] = DeferredCheck(entry: entry, first: outcome) }
         }
         for failure in outcome.failures {
-            let shown = FindingPresentation.failure(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
+            let shown = FindingPresentation.failure(
+                for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
             FailureRecorder.record(shown.message, at: shown.line ?? entry.fallback, in: testCase)
         }
         return outcome
@@ -86,16 +89,20 @@ enum TestCaseDiagnostics {
             return nil
         }
         let engine = check.entry.engine
-        let outcome = engine.checkDeferredLifetime(of: check.entry.checkpoint, after: check.first, options: check.entry.options)
+        let outcome = engine.checkDeferredLifetime(
+            of: check.entry.checkpoint, after: check.first, options: check.entry.options)
         for failure in outcome.failures {
-            let shown = FindingPresentation.failure(for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
+            let shown = FindingPresentation.failure(
+                for: failure, engine: engine, allowHint: allowHint(for: failure.kind))
             let place = (shown.line ?? check.entry.fallback).map { "\($0.file):\($0.line): " } ?? ""
-            FileHandle.standardError.write(Data("""
-                \(place)error: \(testCase.name) : \(shown.message)
-                  (found after tearDown(), when XCTest no longer lets a test fail: the test passed, the \
-                report keeps the finding; subclass DiagnosedTestCase to fail the test for it)
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    \(place)error: \(testCase.name) : \(shown.message)
+                      (found after tearDown(), when XCTest no longer lets a test fail: the test passed, the \
+                    report keeps the finding; subclass DiagnosedTestCase to fail the test for it)
 
-                """.utf8))
+                    """.utf8))
         }
         return outcome
     }
@@ -113,7 +120,8 @@ enum TestCaseDiagnostics {
     }
 
     static func allowHint(for kind: FindingKind) -> String {
-        let value = FindingKind.allKnown.contains(kind) ? ".\(kind.rawValue)" : "FindingKind(rawValue: \"\(kind.rawValue)\")"
+        let value =
+            FindingKind.allKnown.contains(kind) ? ".\(kind.rawValue)" : "FindingKind(rawValue: \"\(kind.rawValue)\")"
         return "allow it in this test with diagnosticOptions.allowedKinds.insert(\(value))"
     }
 }

@@ -18,8 +18,9 @@ extension CombineAdapterTests {
             }
             let finding = try #require(onlyFinding(outcome, .leakedSubscription))
             let path = try #require(finding.retainPath, "no retain path on \(engine.describe(finding))")
-            expectCycle(path, owner: "StrongSelfViewModel", field: "cancellables",
-                        closureLine: StrongSelfViewModel.closureLine, captures: "self")
+            expectCycle(
+                path, owner: "StrongSelfViewModel", field: "cancellables",
+                closureLine: StrongSelfViewModel.closureLine, captures: "self")
             expectDescription(finding, engine)
             let text = engine.describe(finding)
             #expect(text.contains("retained by a cycle:"), "\(text)")
@@ -34,11 +35,13 @@ extension CombineAdapterTests {
                 _ = DiagnosedStrongSelfViewModel(feed: feed, engine: engine)
             }
             let finding = onlyFinding(outcome, .leakedSubscription)
-            expectEvidence(finding, engine, kind: .leakedSubscription, label: "headlines", outcome: outcome,
-                           function: "DiagnosedStrongSelfViewModel.init")
+            expectEvidence(
+                finding, engine, kind: .leakedSubscription, label: "headlines", outcome: outcome,
+                function: "DiagnosedStrongSelfViewModel.init")
             let path = try #require(finding?.retainPath)
-            expectCycle(path, owner: "DiagnosedStrongSelfViewModel", field: "cancellables",
-                        closureLine: DiagnosedStrongSelfViewModel.closureLine, captures: "self")
+            expectCycle(
+                path, owner: "DiagnosedStrongSelfViewModel", field: "cancellables",
+                closureLine: DiagnosedStrongSelfViewModel.closureLine, captures: "self")
             feed.headlines.send(completion: .finished)
         }
 
@@ -80,8 +83,9 @@ extension CombineAdapterTests {
             var serviceFields: Set<String> = []
             for finding in findings {
                 let path = try #require(finding.retainPath)
-                expectCycle(path, owner: "ServiceCycleViewModel", field: "service",
-                            closureLine: ServiceCycleViewModel.closureLine, captures: "self")
+                expectCycle(
+                    path, owner: "ServiceCycleViewModel", field: "service",
+                    closureLine: ServiceCycleViewModel.closureLine, captures: "self")
                 let service = try #require(path.cycle.first { $0.type == "FeedService" })
                 serviceFields.formUnion(service.links.compactMap(\.name).prefix(1))
             }
@@ -116,8 +120,9 @@ extension CombineAdapterTests {
             #expect(path.verdict == .notACycle, "\(path.textLines().joined(separator: "\n"))")
             #expect(path.cycle.isEmpty)
             // What it holds is said: the closure's weak capture of the view model.
-            #expect(path.holds.contains { $0.strength == .weak && $0.type.contains("GloballyKeptViewModel") },
-                    "\(path.holds)")
+            #expect(
+                path.holds.contains { $0.strength == .weak && $0.type.contains("GloballyKeptViewModel") },
+                "\(path.holds)")
             #expect(path.textLines().first?.hasPrefix("not a retain cycle") == true)
             let text = path.textLines().joined(separator: "\n")
             // Thread Sanitizer's allocator keeps no chunk headers: the scan then cannot read
@@ -125,7 +130,8 @@ extension CombineAdapterTests {
             // names a wrong one.
             if path.holder == nil, runsUnderThreadSanitizer {
                 #expect(path.heldBy.isEmpty, "\(text)")
-                #expect(text.hasPrefix("not a retain cycle: nothing the subscription holds leads back to it"), "\(text)")
+                #expect(
+                    text.hasPrefix("not a retain cycle: nothing the subscription holds leads back to it"), "\(text)")
                 retainPathKeeper.removeAll()
                 return
             }
@@ -166,15 +172,18 @@ extension CombineAdapterTests {
                 }
             }
             let cycle = try #require(path(of: "StrongSelfViewModel"))
-            expectCycle(cycle, owner: "StrongSelfViewModel", field: "cancellables",
-                        closureLine: StrongSelfViewModel.closureLine, captures: "self")
+            expectCycle(
+                cycle, owner: "StrongSelfViewModel", field: "cancellables",
+                closureLine: StrongSelfViewModel.closureLine, captures: "self")
             let global = try #require(path(of: "GloballyKeptViewModel"))
             let unsafe = try #require(path(of: "UnsafelyKeptViewModel"))
             #expect(global.verdict == .notACycle && unsafe.verdict == .notACycle)
             #expect(unsafe.holder == nil && unsafe.heldBy.isEmpty, "\(unsafe.textLines())")
             // Under Thread Sanitizer a holder may go unfound (see the test above), never a wrong one.
             if !runsUnderThreadSanitizer || global.holder != nil {
-                #expect(global.holder == "CombineDiagnosticsTests.retainPathKeeper", "\(global.textLines())\n\(global.notes)")
+                #expect(
+                    global.holder == "CombineDiagnosticsTests.retainPathKeeper",
+                    "\(global.textLines())\n\(global.notes)")
                 #expect(global.heldBy.last?.isSubscription == true)
             }
         }
@@ -198,7 +207,8 @@ extension CombineAdapterTests {
             #expect(path.cycle.isEmpty, "\(text)")
             #expect(path.holder == nil, "\(text)")
             #expect(path.heldBy.isEmpty, "\(text)")
-            #expect(path.holds.contains { $0.strength == .weak && $0.type.contains("UnsafelyKeptViewModel") }, "\(text)")
+            #expect(
+                path.holds.contains { $0.strength == .weak && $0.type.contains("UnsafelyKeptViewModel") }, "\(text)")
             #expect(text.hasPrefix("not a retain cycle: nothing the subscription holds leads back to it"), "\(text)")
             #expect(!text.contains("fix:"), "\(text)")
             let described = engine.describe(finding)
@@ -233,8 +243,11 @@ func expectCycle(
     let closures = path.cycle.flatMap(\.links).compactMap { link in
         link.closure.map { (closure: $0, name: link.name) }
     }.filter { $0.closure.category == .user }
-    #expect(closures.contains { $0.closure.line == closureLine && $0.closure.file?.hasSuffix("RetainPathFixtures.swift") == true },
-            "no closure at line \(closureLine): \(closures)", sourceLocation: sourceLocation)
+    #expect(
+        closures.contains {
+            $0.closure.line == closureLine && $0.closure.file?.hasSuffix("RetainPathFixtures.swift") == true
+        },
+        "no closure at line \(closureLine): \(closures)", sourceLocation: sourceLocation)
     #expect(text.contains("captures `\(captures)` strongly"), "\(text)", sourceLocation: sourceLocation)
     #expect(text.contains("→ \(owner) (the same object)"), "\(text)", sourceLocation: sourceLocation)
 }

@@ -19,7 +19,8 @@ struct Produced<Output, Failure: Error> {
 /// until then, so nothing is cancelled early).
 func collect<P: Publisher>(_ publisher: P) -> Produced<P.Output, P.Failure> {
     var produced = Produced<P.Output, P.Failure>(values: [], completion: nil)
-    let cancellable = publisher.sink(receiveCompletion: { produced.completion = $0 }, receiveValue: { produced.values.append($0) })
+    let cancellable = publisher.sink(
+        receiveCompletion: { produced.completion = $0 }, receiveValue: { produced.values.append($0) })
     withExtendedLifetime(cancellable) {}
     return produced
 }

@@ -97,14 +97,17 @@ struct DiagnosedPipelineCase: Sendable, CustomTestStringConvertible {
             #expect(produced.values == [5] && produced.finished)
         },
         DiagnosedPipelineCase("Future") { engine in
-            let produced = collect(Future<Int, Never> { $0(.success(1)) }.diagnosed("future", contract: .single, engine: engine))
+            let produced = collect(
+                Future<Int, Never> { $0(.success(1)) }.diagnosed("future", contract: .single, engine: engine))
             #expect(produced.values == [1])
         },
         DiagnosedPipelineCase("switchToLatest") { engine in
             let outer = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
             var values: [Int] = []
-            let cancellable = outer.diagnosed("outer", engine: engine).switchToLatest().diagnosed("latest", engine: engine)
-                .sink { values.append($0) }
+            let cancellable = outer.diagnosed("outer", engine: engine).switchToLatest().diagnosed(
+                "latest", engine: engine
+            )
+            .sink { values.append($0) }
             outer.send(Just(1).diagnosed("first", engine: engine).eraseToAnyPublisher())
             outer.send(Just(2).diagnosed("second", engine: engine).eraseToAnyPublisher())
             outer.send(completion: .finished)
@@ -124,7 +127,8 @@ struct DiagnosedPipelineCase: Sendable, CustomTestStringConvertible {
         DiagnosedPipelineCase("catch and replaceError") { engine in
             let produced = collect(
                 Fail<Int, TestFailure>(error: TestFailure()).diagnosed("fails", engine: engine)
-                    .catch { _ in Fail<Int, TestFailure>(error: TestFailure()).diagnosed("fails again", engine: engine) }
+                    .catch { _ in Fail<Int, TestFailure>(error: TestFailure()).diagnosed("fails again", engine: engine)
+                    }
                     .diagnosed("catch", engine: engine)
                     .replaceError(with: 0).diagnosed("replaced", contract: .single, engine: engine))
             #expect(produced.values == [0])

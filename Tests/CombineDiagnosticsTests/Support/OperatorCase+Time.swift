@@ -28,7 +28,9 @@ extension OperatorCase {
             let clock = DispatchQueue.test
             let subject = PassthroughSubject<Int, Never>()
             var values: [Int] = []
-            let cancellable = subject.throttle(for: .seconds(1), scheduler: clock, latest: true).sink { values.append($0) }
+            let cancellable = subject.throttle(for: .seconds(1), scheduler: clock, latest: true).sink {
+                values.append($0)
+            }
             subject.send(1)
             clock.advance(by: .milliseconds(100))
             subject.send(2)
@@ -114,7 +116,8 @@ extension OperatorCase {
         OperatorCase("Timer.publish + autoconnect + prefix") {
             let loop = RunLoopThread()
             defer { loop.stop() }
-            let produced = collectAsync(Timer.publish(every: 0.01, on: loop.runLoop, in: .default).autoconnect().prefix(2))
+            let produced = collectAsync(
+                Timer.publish(every: 0.01, on: loop.runLoop, in: .default).autoconnect().prefix(2))
             #expect(produced.values.count == 2 && produced.finished)
         },
     ]

@@ -128,7 +128,7 @@ extension OperatorCase {
             outer.send(first)
             first.send(1)
             outer.send(second)
-            first.send(2)   // switched away: ignored
+            first.send(2)  // switched away: ignored
             second.send(3)
             outer.send(completion: .finished)
             second.send(completion: .finished)
@@ -149,7 +149,9 @@ extension OperatorCase {
         OperatorCase("multicast + autoconnect") {
             let subject = PassthroughSubject<Int, Never>()
             var values: [Int] = []
-            let cancellable = subject.multicast { PassthroughSubject<Int, Never>() }.autoconnect().sink { values.append($0) }
+            let cancellable = subject.multicast { PassthroughSubject<Int, Never>() }.autoconnect().sink {
+                values.append($0)
+            }
             subject.send(1)
             subject.send(completion: .finished)
             #expect(values == [1])

@@ -42,7 +42,7 @@ struct ValueAfterCompletionPublisher: Publisher {
         subscriber.receive(subscription: RecordingSubscription())
         _ = subscriber.receive(1)
         subscriber.receive(completion: .finished)
-        _ = subscriber.receive(2)   // the bug
+        _ = subscriber.receive(2)  // the bug
     }
 }
 
@@ -55,7 +55,7 @@ struct FloodingPublisher: Publisher {
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
         subscriber.receive(subscription: RecordingSubscription())
         for value in values {
-            _ = subscriber.receive(value)   // no look at what was requested: the bug
+            _ = subscriber.receive(value)  // no look at what was requested: the bug
         }
         subscriber.receive(completion: .finished)
     }

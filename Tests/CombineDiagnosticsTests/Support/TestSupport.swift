@@ -27,7 +27,9 @@ func runTest(
 }
 
 /// Runs `body` with global instrumentation reporting to `engine`, stopping it afterwards.
-func instrumented<Result>(_ engine: DiagnosticsEngine, _ body: (CombineInstrumentation) throws -> Result) rethrows -> Result {
+func instrumented<Result>(
+    _ engine: DiagnosticsEngine, _ body: (CombineInstrumentation) throws -> Result
+) rethrows -> Result {
     let instrumentation = CombineInstrumentation.start(engine: engine)
     defer { instrumentation.stop() }
     return try body(instrumentation)
@@ -38,8 +40,9 @@ func onlyFinding(
     _ outcome: TestOutcome, _ kind: FindingKind, sourceLocation: SourceLocation = #_sourceLocation
 ) -> Finding? {
     let matching = outcome.findings.filter { $0.kind == kind }
-    #expect(matching.count == 1, "expected one \(kind), found \(outcome.findings.map { "\($0.kind) \($0.label ?? "")" })",
-            sourceLocation: sourceLocation)
+    #expect(
+        matching.count == 1, "expected one \(kind), found \(outcome.findings.map { "\($0.kind) \($0.label ?? "")" })",
+        sourceLocation: sourceLocation)
     return matching.first
 }
 
@@ -73,10 +76,12 @@ func expectDescription(
     #expect(text.hasPrefix("\(finding.kind) ["), sourceLocation: sourceLocation)
     #expect(text.contains("test: \(finding.test)") && text.contains("fingerprint "), sourceLocation: sourceLocation)
     #expect(finding.label.map { text.contains($0) } ?? true, sourceLocation: sourceLocation)
-    #expect(allocation.contains(name), "the allocation stack shown does not name \(name):\n\(text)",
-            sourceLocation: sourceLocation)
+    #expect(
+        allocation.contains(name), "the allocation stack shown does not name \(name):\n\(text)",
+        sourceLocation: sourceLocation)
     if let directory = ProcessInfo.processInfo.environment["COMBINE_DIAGNOSTICS_DESCRIBE_DIR"] {
-        let file = URL(fileURLWithPath: directory).appendingPathComponent("\(finding.kind)-\(name)-\(finding.label ?? "").txt")
+        let file = URL(fileURLWithPath: directory).appendingPathComponent(
+            "\(finding.kind)-\(name)-\(finding.label ?? "").txt")
         try? text.write(to: file, atomically: true, encoding: .utf8)
     }
 }
@@ -90,8 +95,9 @@ func expectStack(
     #expect(stack.isCaptured, "no stack was captured", sourceLocation: sourceLocation)
     let name = function.split(separator: "(").first.map(String.init) ?? function
     let frames = engine.symbolize(stack).frames
-    #expect(frames.contains { $0.function?.contains(name) == true },
-            "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
+    #expect(
+        frames.contains { $0.function?.contains(name) == true },
+        "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
 }
 
 /// Asserts the engine tracks no subscription or timer any more, sweeping deallocated ones and
@@ -106,8 +112,9 @@ func expectNoLiveSubscriptions(_ engine: DiagnosticsEngine, sourceLocation: Sour
         Thread.sleep(forTimeInterval: 0.01)
     } while Date() < deadline
     let live = engine.ledger.liveResources().filter { $0.kind == .subscription || $0.kind == .timer }
-    #expect(engine.ledger.liveCount(of: .subscription) == 0 && engine.ledger.liveCount(of: .timer) == 0,
-            "still live: \(live.map(\.label.name))", sourceLocation: sourceLocation)
+    #expect(
+        engine.ledger.liveCount(of: .subscription) == 0 && engine.ledger.liveCount(of: .timer) == 0,
+        "still live: \(live.map(\.label.name))", sourceLocation: sourceLocation)
 }
 
 /// Waits (bounded) for `semaphore`, recording an issue on timeout instead of hanging.

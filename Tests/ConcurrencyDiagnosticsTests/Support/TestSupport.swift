@@ -17,7 +17,9 @@ func makePatientEngine() -> DiagnosticsEngine {
 }
 
 /// Waits until `count` iterations wait for elements (or run) in `engine`.
-func waitForIterations(_ count: Int, in engine: DiagnosticsEngine, sourceLocation: SourceLocation = #_sourceLocation) async {
+func waitForIterations(
+    _ count: Int, in engine: DiagnosticsEngine, sourceLocation: SourceLocation = #_sourceLocation
+) async {
     await eventually("\(count) iteration(s) are live", sourceLocation: sourceLocation) {
         engine.ledger.liveCount(of: .iteration) == count
     }
@@ -39,8 +41,9 @@ func onlyFinding(
     _ outcome: TestOutcome, _ kind: FindingKind, sourceLocation: SourceLocation = #_sourceLocation
 ) -> Finding? {
     let matching = outcome.findings.filter { $0.kind == kind }
-    #expect(matching.count == 1, "expected one \(kind), found \(outcome.findings.map { "\($0.kind) \($0.label ?? "")" })",
-            sourceLocation: sourceLocation)
+    #expect(
+        matching.count == 1, "expected one \(kind), found \(outcome.findings.map { "\($0.kind) \($0.label ?? "")" })",
+        sourceLocation: sourceLocation)
     return matching.first
 }
 
@@ -48,8 +51,9 @@ func onlyFinding(
 func expectNoFindings(
     _ outcome: TestOutcome, _ engine: DiagnosticsEngine, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    #expect(outcome.findings.isEmpty, "\(outcome.findings.map { engine.describe($0) }.joined(separator: "\n"))",
-            sourceLocation: sourceLocation)
+    #expect(
+        outcome.findings.isEmpty, "\(outcome.findings.map { engine.describe($0) }.joined(separator: "\n"))",
+        sourceLocation: sourceLocation)
 }
 
 /// Asserts what every finding must name: its kind, label, test, and an allocation stack that
@@ -68,14 +72,16 @@ func expectEvidence(
     #expect(finding.test == outcome.test, "attributed to \(finding.test)", sourceLocation: sourceLocation)
     expectStack(engine, finding.allocationStack, contains: function, sourceLocation: sourceLocation)
     let text = engine.describe(finding)
-    #expect(text.hasPrefix("\(finding.kind) [") && text.contains("test: \(finding.test)"), sourceLocation: sourceLocation)
+    #expect(
+        text.hasPrefix("\(finding.kind) [") && text.contains("test: \(finding.test)"), sourceLocation: sourceLocation)
     saveDescription(finding, engine, function)
 }
 
 /// With `CONCURRENCY_DIAGNOSTICS_DESCRIBE_DIR` set, writes `engine.describe(finding)` there (the
 /// examples in Docs/Concurrency.md come from such a run).
 func saveDescription(_ finding: Finding?, _ engine: DiagnosticsEngine, _ function: String = #function) {
-    guard let finding, let directory = ProcessInfo.processInfo.environment["CONCURRENCY_DIAGNOSTICS_DESCRIBE_DIR"] else { return }
+    guard let finding, let directory = ProcessInfo.processInfo.environment["CONCURRENCY_DIAGNOSTICS_DESCRIBE_DIR"]
+    else { return }
     let name = function.split(separator: "(").first.map(String.init) ?? function
     let file = URL(fileURLWithPath: directory).appendingPathComponent("\(finding.kind)-\(name).txt")
     try? engine.describe(finding).write(to: file, atomically: true, encoding: .utf8)
@@ -90,8 +96,9 @@ func expectStack(
     #expect(stack.isCaptured, "no stack was captured", sourceLocation: sourceLocation)
     let name = function.split(separator: "(").first.map(String.init) ?? function
     let frames = engine.symbolize(stack).frames
-    #expect(frames.contains { $0.function?.contains(name) == true },
-            "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
+    #expect(
+        frames.contains { $0.function?.contains(name) == true },
+        "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
 }
 
 /// Waits (bounded, without blocking a thread of the cooperative pool) until `condition` holds.

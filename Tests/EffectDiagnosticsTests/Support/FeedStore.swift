@@ -50,15 +50,17 @@ final class FeedStore: @unchecked Sendable {
         case .refresh:
             state.isLoading = true
             let api = self.api
-            return [DiagnosedEffect("load feed") { send in
-                api.fetchFeed { items in
-                    if api.forgetsToHopToMain {
-                        send(.loaded(items))  // the bug: state mutated on the API's queue
-                    } else {
-                        DispatchQueue.main.async { send(.loaded(items)) }
+            return [
+                DiagnosedEffect("load feed") { send in
+                    api.fetchFeed { items in
+                        if api.forgetsToHopToMain {
+                            send(.loaded(items))  // the bug: state mutated on the API's queue
+                        } else {
+                            DispatchQueue.main.async { send(.loaded(items)) }
+                        }
                     }
                 }
-            }]
+            ]
         case .loaded(let items):
             state.isLoading = false
             state.items = items

@@ -35,7 +35,9 @@ func onlyFinding(
     _ outcome: TestOutcome, _ kind: FindingKind, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> Finding {
     let matching = outcome.findings.filter { $0.kind == kind }
-    #expect(matching.count == 1, "expected one \(kind), found \(outcome.findings.map(\.kind))", sourceLocation: sourceLocation)
+    #expect(
+        matching.count == 1, "expected one \(kind), found \(outcome.findings.map(\.kind))",
+        sourceLocation: sourceLocation)
     return try #require(matching.first, sourceLocation: sourceLocation)
 }
 
@@ -47,7 +49,9 @@ func expectEvidence(
 ) {
     #expect(finding.kind == kind, sourceLocation: sourceLocation)
     #expect(finding.label == label, sourceLocation: sourceLocation)
-    #expect(finding.test == test && finding.test.name == function, "attributed to \(finding.test)", sourceLocation: sourceLocation)
+    #expect(
+        finding.test == test && finding.test.name == function, "attributed to \(finding.test)",
+        sourceLocation: sourceLocation)
     #expect(finding.failsTest, sourceLocation: sourceLocation)
     expectStack(engine, finding.allocationStack, contains: function, sourceLocation: sourceLocation)
     show(engine, finding)
@@ -61,8 +65,9 @@ func expectStack(
     #expect(stack.isCaptured, "no stack was captured", sourceLocation: sourceLocation)
     let name = function.split(separator: "(").first.map(String.init) ?? function
     let frames = engine.symbolize(stack).frames
-    #expect(frames.contains { $0.function?.contains(name) == true },
-            "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
+    #expect(
+        frames.contains { $0.function?.contains(name) == true },
+        "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
 }
 
 /// Writes `engine.describe(finding)` to standard error when `EFFECT_DIAGNOSTICS_SHOW` is set

@@ -44,7 +44,9 @@ enum Chromium {
 
         /// The value of `attribute` on `<body>`.
         func bodyAttribute(_ attribute: String) -> String? {
-            guard let body = dom.range(of: "<body"), let end = dom[body.upperBound...].firstIndex(of: ">") else { return nil }
+            guard let body = dom.range(of: "<body"), let end = dom[body.upperBound...].firstIndex(of: ">") else {
+                return nil
+            }
             let tag = dom[body.upperBound..<end]
             guard let start = tag.range(of: " \(attribute)=\"") else { return nil }
             let value = tag[start.upperBound...]
@@ -55,15 +57,18 @@ enum Chromium {
     /// Loads `url` headless, lets its scripts run, and returns the DOM and the log.
     static func load(_ url: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Page? {
         guard let path else {
-            Issue.record("CI is set but chromium is not installed: apt-get install -y chromium", sourceLocation: sourceLocation)
+            Issue.record(
+                "CI is set but chromium is not installed: apt-get install -y chromium", sourceLocation: sourceLocation)
             return nil
         }
         let profile = try TemporaryDirectory("rd-chromium")
-        let result = try await ProcessRunner.run(path, arguments: [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--user-data-dir=\(profile.url.path)", "--enable-logging=stderr", "--v=0",
-            "--virtual-time-budget=5000", "--dump-dom", url,
-        ], timeout: .seconds(90))
+        let result = try await ProcessRunner.run(
+            path,
+            arguments: [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--user-data-dir=\(profile.url.path)", "--enable-logging=stderr", "--v=0",
+                "--virtual-time-budget=5000", "--dump-dom", url,
+            ], timeout: .seconds(90))
         #expect(result.status == 0, "chromium exited with \(result.status)", sourceLocation: sourceLocation)
         return Page(dom: result.standardOutput, log: result.standardError)
     }

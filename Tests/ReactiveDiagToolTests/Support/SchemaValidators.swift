@@ -11,7 +11,10 @@ enum SchemaValidators {
     /// The problems the official SARIF 2.1.0 schema finds in `log` (empty when valid), or `nil`
     /// without python3 and its `jsonschema` module.
     static func sarifProblems(_ log: Data) async throws -> [String]? {
-        guard try await available("/usr/bin/env", ["python3", "-c", "import jsonschema"], what: "python3 with jsonschema") else {
+        guard
+            try await available(
+                "/usr/bin/env", ["python3", "-c", "import jsonschema"], what: "python3 with jsonschema")
+        else {
             return nil
         }
         let directory = try TemporaryDirectory()
@@ -26,7 +29,8 @@ enum SchemaValidators {
                 print("$" + "".join("[%d]" % p if isinstance(p, int) else "." + p for p in error.absolute_path) + ": " + error.message[:300])
             """
         let result = try await ProcessRunner.run(
-            "/usr/bin/env", arguments: ["python3", "-c", script, Fixtures.url("Schemas/sarif-schema-2.1.0.json").path, file.path])
+            "/usr/bin/env",
+            arguments: ["python3", "-c", script, Fixtures.url("Schemas/sarif-schema-2.1.0.json").path, file.path])
         guard result.status == 0 else { return ["the validator failed: \(result.standardError)"] }
         return result.standardOutput.split(separator: "\n").map(String.init)
     }
@@ -41,17 +45,21 @@ enum SchemaValidators {
         let file = directory.url.appendingPathComponent("junit.xml")
         try Data(document.utf8).write(to: file)
         let result = try await ProcessRunner.run(
-            "/usr/bin/env", arguments: ["xmllint", "--noout", "--schema", Fixtures.url("Schemas/junit-10.xsd").path, file.path])
+            "/usr/bin/env",
+            arguments: ["xmllint", "--noout", "--schema", Fixtures.url("Schemas/junit-10.xsd").path, file.path])
         if result.status == 0 { return [] }
-        let problems = result.standardError.split(separator: "\n").map(String.init).filter { !$0.hasSuffix("fails to validate") }
+        let problems = result.standardError.split(separator: "\n").map(String.init).filter {
+            !$0.hasSuffix("fails to validate")
+        }
         return problems.isEmpty ? ["xmllint exited \(result.status)"] : problems
     }
 
     private static func available(_ executable: String, _ arguments: [String], what: String) async throws -> Bool {
         let probe = try await ProcessRunner.run(executable, arguments: arguments)
         if probe.status != 0 {
-            FileHandle.standardError.write(Data(
-                "skipping schema validation: \(what) is not installed (Tools/test.sh installs it)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "skipping schema validation: \(what) is not installed (Tools/test.sh installs it)\n".utf8))
         }
         return probe.status == 0
     }

@@ -109,9 +109,11 @@ enum ReportCodeGenerator {
             for field in type.fields {
                 text += "            case \"\(field.key)\": \(field.key) = \(read(field))\n"
             }
-            text += "            default: try r.skipValue()\n            }\n            r.path.removeLast()\n        }\n"
+            text +=
+                "            default: try r.skipValue()\n            }\n            r.path.removeLast()\n        }\n"
             let arguments = type.fields.map { field in
-                "            \(field.key): " + (field.presence == .required ? "try r.required(\(field.key), \"\(field.key)\")" : field.key)
+                "            \(field.key): "
+                    + (field.presence == .required ? "try r.required(\(field.key), \"\(field.key)\")" : field.key)
             }
             text += "        return \(typeName)(\n" + arguments.joined(separator: ",\n") + ")\n    }\n}\n\n"
         }

@@ -21,7 +21,8 @@ struct ParallelFixtures {
             try await Task.sleep(for: .milliseconds(5))
         }
         for step in 0..<3 {
-            let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel("parallel-\(index)-\(step)"))
+            let monitor = DiagnosticsEngine.shared.makeStreamMonitor(
+                label: DiagnosticLabel("parallel-\(index)-\(step)"))
             monitor.receivedSubscription()
             try await Task.sleep(for: .milliseconds(10 + 7 * index))
             if index % 2 == 1 {

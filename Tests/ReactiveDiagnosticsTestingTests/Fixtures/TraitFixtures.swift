@@ -10,6 +10,7 @@ struct TraitFixtures {
     static let file = #filePath
 
     @Test func leaks() {
+        // swift-format-ignore
         let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel("trait-leak"))  // SITE: trait-leak
         monitor.receivedSubscription()
         Fixture.keep(monitor)

@@ -14,13 +14,13 @@ import ReactiveDiagnosticsRetainPaths
     @Test func aContextWhoseMetadataIsNotInAnImageIsNotBelieved() {
         let metadata = UnsafeMutablePointer<UInt>.allocate(capacity: 8)
         metadata.initialize(repeating: 0, count: 8)
-        metadata[0] = 0x400                           // MetadataKind.heapLocalVariable
-        metadata[1] = 16                              // offset to the first capture
-        metadata[2] = 0                               // no capture descriptor
+        metadata[0] = 0x400  // MetadataKind.heapLocalVariable
+        metadata[1] = 16  // offset to the first capture
+        metadata[2] = 0  // no capture descriptor
         let object = UnsafeMutablePointer<UInt>.allocate(capacity: 8)
         object.initialize(repeating: 0, count: 8)
-        object[0] = UInt(bitPattern: metadata)        // the header's metadata word
-        object[1] = 0                                 // reference counts: live, not deinitializing
+        object[0] = UInt(bitPattern: metadata)  // the header's metadata word
+        object[1] = 0  // reference counts: live, not deinitializing
         defer {
             object.deallocate()
             metadata.deallocate()
@@ -36,17 +36,17 @@ import ReactiveDiagnosticsRetainPaths
     @Test func aBoxOfAForgedTupleIsNotBelieved() {
         let witnesses = UnsafeMutablePointer<UInt>.allocate(capacity: 16)
         witnesses.initialize(repeating: 0, count: 16)
-        let tuple = UnsafeMutablePointer<UInt>.allocate(capacity: 8)   // [witnesses, kind, count, labels, type, offset]
+        let tuple = UnsafeMutablePointer<UInt>.allocate(capacity: 8)  // [witnesses, kind, count, labels, type, offset]
         tuple.initialize(repeating: 0, count: 8)
         tuple[0] = UInt(bitPattern: witnesses)
-        tuple[1] = 0x301                              // MetadataKind.tuple
-        tuple[2] = 1                                  // one element…
-        tuple[4] = 0xdead_0000                        // …whose type is not metadata
+        tuple[1] = 0x301  // MetadataKind.tuple
+        tuple[2] = 1  // one element…
+        tuple[4] = 0xdead_0000  // …whose type is not metadata
         let box = UnsafeMutablePointer<UInt>.allocate(capacity: 4)
         box.initialize(repeating: 0, count: 4)
-        box[0] = 0x500                                // MetadataKind.heapGenericLocalVariable
-        box[1] = 16                                   // the value's offset
-        box[2] = UInt(bitPattern: tuple + 1)          // the value's type
+        box[0] = 0x500  // MetadataKind.heapGenericLocalVariable
+        box[1] = 16  // the value's offset
+        box[2] = UInt(bitPattern: tuple + 1)  // the value's type
         let object = UnsafeMutablePointer<UInt>.allocate(capacity: 8)
         object.initialize(repeating: 0, count: 8)
         object[0] = UInt(bitPattern: box)
@@ -66,15 +66,15 @@ import ReactiveDiagnosticsRetainPaths
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
         bytes.initialize(repeating: 0, count: 16)
         defer { bytes.deallocate() }
-        bytes[0] = 0x01                               // a direct context descriptor reference…
-        withUnsafeBytes(of: Int32(8).littleEndian) { offset in     // …to bytes + 9: the heap
+        bytes[0] = 0x01  // a direct context descriptor reference…
+        withUnsafeBytes(of: Int32(8).littleEndian) { offset in  // …to bytes + 9: the heap
             for index in 0..<4 { bytes[1 + index] = offset[index] }
         }
         bytes[5] = UInt8(ascii: "S")
-        bytes[6] = UInt8(ascii: "g")                  // Optional of it
+        bytes[6] = UInt8(ascii: "g")  // Optional of it
         #expect(!RetainPathInspection.nameMayBeResolved(at: UInt(bitPattern: bytes)))
 
-        let plain = Array("SaySSG".utf8) + [0]        // [String]
+        let plain = Array("SaySSG".utf8) + [0]  // [String]
         plain.withUnsafeBufferPointer { buffer in
             #expect(RetainPathInspection.nameMayBeResolved(at: UInt(bitPattern: buffer.baseAddress!)))
         }
@@ -84,7 +84,10 @@ import ReactiveDiagnosticsRetainPaths
     private final class Hidden {}
     final class Generic<Value> { var value: Value? }
     struct Value { var object: Plain }
-    enum Choice { case one(Plain), two }
+    enum Choice {
+        case one(Plain)
+        case two
+    }
 
     /// Real types' descriptors, nested, private and generic ones included, lead up to their
     /// module: the runtime may name them.
@@ -102,10 +105,10 @@ import ReactiveDiagnosticsRetainPaths
     @Test func aDescriptorOutsideTheImagesIsNotNamed() {
         let forged = UnsafeMutablePointer<UInt32>.allocate(capacity: 16)
         forged.initialize(repeating: 0, count: 16)
-        forged[0] = 16                                // kind: class
-        forged[1] = 16                                // parent: 16 bytes on…
-        forged[2] = 8                                 // name: …and 8 bytes on
-        forged[4] = 0                                 // the "parent": kind module
+        forged[0] = 16  // kind: class
+        forged[1] = 16  // parent: 16 bytes on…
+        forged[2] = 8  // name: …and 8 bytes on
+        forged[4] = 0  // the "parent": kind module
         defer { forged.deallocate() }
         #expect(!RetainPathInspection.descriptorMayBeNamed(at: UInt(bitPattern: forged)))
     }

@@ -73,7 +73,9 @@ import ReactiveDiagnosticsRetainPaths
         #expect(!RetainPathInspection.allocatorHasChunkHeaders)
         #endif
         // Under a sanitizer, its runtime places each hit in its allocation instead.
-        #expect(RetainPathInspection.allocationsAreKnown == (RetainPathInspection.allocatorHasChunkHeaders || sanitizerRuntime))
+        #expect(
+            RetainPathInspection.allocationsAreKnown
+                == (RetainPathInspection.allocatorHasChunkHeaders || sanitizerRuntime))
     }
 
     /// Whether a sanitizer's runtime is in the process (its allocator, its interface).
@@ -92,7 +94,8 @@ import ReactiveDiagnosticsRetainPaths
     private func expect(_ found: [UInt], are expected: [Holder], sourceLocation: SourceLocation = #_sourceLocation) {
         let addresses = Set(expected.map(RetainPathInspection.address(of:)))
         if RetainPathInspection.allocationsAreKnown {
-            #expect(Set(found) == addresses && found.count == addresses.count, "\(found)", sourceLocation: sourceLocation)
+            #expect(
+                Set(found) == addresses && found.count == addresses.count, "\(found)", sourceLocation: sourceLocation)
         } else {
             #expect(addresses.isSubset(of: found), "\(found)", sourceLocation: sourceLocation)
         }

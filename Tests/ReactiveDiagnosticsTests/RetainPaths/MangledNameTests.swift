@@ -6,17 +6,17 @@ import ReactiveDiagnosticsRetainPaths
 /// operators it handles itself, and the names it must never hand to the runtime.
 @Suite struct MangledNameTests {
     @Test(arguments: [
-        ("SaySSG", "value"),                          // [String]
-        ("\u{1}SgXw", "weak"),                        // weak FeedViewModel?
+        ("SaySSG", "value"),  // [String]
+        ("\u{1}SgXw", "weak"),  // weak FeedViewModel?
         ("\u{1}Xo", "unowned"),
         ("\u{1}Xu", "unmanaged"),
-        ("Siz_Xx", "box"),                            // a captured var Int
-        ("\u{1}SgXwz_Xx", "box"),                     // a captured weak var
-        ("SaySSGIegg_", "thick function"),            // @callee_guaranteed ([String]) -> ()
-        ("SiIetgy_", "thin function"),                // @convention(thin)
-        ("Ieg_Sg", "thick function"),                 // (() -> ())? captured by value
+        ("Siz_Xx", "box"),  // a captured var Int
+        ("\u{1}SgXwz_Xx", "box"),  // a captured weak var
+        ("SaySSGIegg_", "thick function"),  // @callee_guaranteed ([String]) -> ()
+        ("SiIetgy_", "thin function"),  // @convention(thin)
+        ("Ieg_Sg", "thick function"),  // (() -> ())? captured by value
         ("SiIetgy_Sg", "thin function"),
-        ("SiSg", "value"),                            // Int?
+        ("SiSg", "value"),  // Int?
         ("x", "generic parameter 0 0"),
         ("q_", "generic parameter 0 1"),
         ("q0_", "generic parameter 0 2"),
@@ -31,12 +31,12 @@ import ReactiveDiagnosticsRetainPaths
         ("\u{1}", false),
         ("11OpenCombine14AnyCancellableC", false),
         ("s5NeverO", false),
-        ("xSg", true),                                // T?
-        ("7Element\u{1}QzIegn_Sg", true),             // ((T.Element) -> ())? : resolving it aborts
+        ("xSg", true),  // T?
+        ("7Element\u{1}QzIegn_Sg", true),  // ((T.Element) -> ())? : resolving it aborts
         ("Sayq_G", true),
-        ("3BoxV", false),                             // an identifier containing x is skipped
+        ("3BoxV", false),  // an identifier containing x is skipped
         ("10Foundation8IndexSetV", false),
-        ("Sx", true),                                 // not an identifier: counts
+        ("Sx", true),  // not an identifier: counts
     ])
     func namesThatMayNameGenericParametersAreRecognized(name: String, expected: Bool) {
         #expect(RetainPathInspection.mangledName(name).mayReferenceGenericParameters == expected)

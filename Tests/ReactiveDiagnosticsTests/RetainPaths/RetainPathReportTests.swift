@@ -65,7 +65,9 @@ struct RetainPathReportTests {
         #expect(text.contains("captures `self` strongly"), "\(text)")
         // The failure message shows it.
         let description = engine.describe(finding)
-        #expect(description.contains("  retained by a cycle:\n    PlainModel\n      .bag: [PlainSubscriber]"), "\(description)")
+        #expect(
+            description.contains("  retained by a cycle:\n    PlainModel\n      .bag: [PlainSubscriber]"),
+            "\(description)")
         #expect(description.contains("  fix: capture [weak self]"), "\(description)")
     }
 
@@ -117,8 +119,9 @@ struct RetainPathReportTests {
         let finding = try #require(outcome.findings.first { $0.kind == .leakedSubscription })
         #expect(finding.retainPath == nil)
         #expect(try Configuration(environment: ["REACTIVE_DIAGNOSTICS_RETAIN_PATHS": "0"]).explainsRetainPaths == false)
-        #expect(try Configuration(environment: ["REACTIVE_DIAGNOSTICS_RETAIN_PATH_MS": "40"]).retainPathLimits.time
-            == .milliseconds(40))
+        #expect(
+            try Configuration(environment: ["REACTIVE_DIAGNOSTICS_RETAIN_PATH_MS": "40"]).retainPathLimits.time
+                == .milliseconds(40))
     }
 
     @Test func anObjectOfYourOwnCanBeAsked() {

@@ -55,7 +55,8 @@ struct JSONSchemaValidator {
             let allowed = (type as? [String]) ?? [(type as? String) ?? ""]
             let matches = allowed.contains(actual) || (actual == "integer" && allowed.contains("number"))
             if !matches {
-                errors.append(ValidationError(path: path, message: "is \(actual), expected \(allowed.joined(separator: " or "))"))
+                errors.append(
+                    ValidationError(path: path, message: "is \(actual), expected \(allowed.joined(separator: " or "))"))
                 return
             }
         }
@@ -68,7 +69,8 @@ struct JSONSchemaValidator {
             errors.append(ValidationError(path: path, message: "\(value) is not \(constant)"))
         }
         if let minimum = (schema["minimum"] as? NSNumber)?.doubleValue, let number = (value as? NSNumber)?.doubleValue,
-           number < minimum {
+            number < minimum
+        {
             errors.append(ValidationError(path: path, message: "\(number) is below the minimum \(minimum)"))
         }
         if let string = value as? String {
@@ -76,7 +78,8 @@ struct JSONSchemaValidator {
                 errors.append(ValidationError(path: path, message: "is shorter than \(minLength)"))
             }
             if let pattern = schema["pattern"] as? String,
-               string.range(of: pattern, options: .regularExpression) == nil {
+                string.range(of: pattern, options: .regularExpression) == nil
+            {
                 errors.append(ValidationError(path: path, message: "'\(string)' does not match \(pattern)"))
             }
         }
@@ -106,8 +109,8 @@ struct JSONSchemaValidator {
 
     private static func equal(_ lhs: Any, _ rhs: Any) -> Bool {
         switch (lhs, rhs) {
-        case let (l as String, r as String): return l == r
-        case let (l as NSNumber, r as NSNumber): return l == r
+        case (let l as String, let r as String): return l == r
+        case (let l as NSNumber, let r as NSNumber): return l == r
         default: return false
         }
     }

@@ -47,7 +47,8 @@ func expectStack(
     let name = function.split(separator: "(").first.map(String.init) ?? function
     let frames = engine.symbolize(stack).frames
     let first = frames.first?.function ?? "<none>"
-    #expect(first.contains(name), "first frame is \(first), expected one inside \(name)", sourceLocation: sourceLocation)
+    #expect(
+        first.contains(name), "first frame is \(first), expected one inside \(name)", sourceLocation: sourceLocation)
 }
 
 /// Asserts `stack` contains a frame inside `function` (anywhere).
@@ -57,8 +58,9 @@ func expectStack(
 ) {
     let name = function.split(separator: "(").first.map(String.init) ?? function
     let frames = engine.symbolize(stack).frames
-    #expect(frames.contains { $0.function?.contains(name) == true },
-            "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
+    #expect(
+        frames.contains { $0.function?.contains(name) == true },
+        "no frame inside \(name) in \(frames.map(\.displayName))", sourceLocation: sourceLocation)
 }
 
 /// The one finding of `kind`, asserting there is exactly one.
@@ -66,8 +68,9 @@ func onlyFinding(
     _ engine: DiagnosticsEngine, _ kind: FindingKind, sourceLocation: SourceLocation = #_sourceLocation
 ) -> Finding? {
     let matching = engine.findings().filter { $0.kind == kind }
-    #expect(matching.count == 1, "expected one \(kind), found \(engine.findings().map(\.kind))",
-            sourceLocation: sourceLocation)
+    #expect(
+        matching.count == 1, "expected one \(kind), found \(engine.findings().map(\.kind))",
+        sourceLocation: sourceLocation)
     return matching.first
 }
 

@@ -25,6 +25,7 @@ final class DiagnosedFixtures: DiagnosedTestCase {
     }
 
     func testLeaksASubscription() {
+        // swift-format-ignore
         let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel("base-leak"))  // SITE: base-leak
         monitor.receivedSubscription()
         Fixture.keep(monitor)
@@ -38,6 +39,7 @@ final class DiagnosedFixtures: DiagnosedTestCase {
 
     func testLeaksInAnAsyncTest() async throws {
         try await Task.sleep(for: .milliseconds(10))
+        // swift-format-ignore
         let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel("base-async"))  // SITE: base-async
         monitor.receivedSubscription()
         Fixture.keep(monitor)

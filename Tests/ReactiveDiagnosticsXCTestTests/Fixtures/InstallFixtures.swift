@@ -27,6 +27,7 @@ final class InstallFixtures: XCTestCase {
     }
 
     func testLeaksASubscription() {
+        // swift-format-ignore
         let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel("install-leak"))  // SITE: install-leak
         monitor.receivedSubscription()
         Fixture.keep(monitor)
@@ -42,6 +43,7 @@ final class InstallFixtures: XCTestCase {
     }
 
     func testDeliversAfterCompletion() {
+        // swift-format-ignore
         let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel("install-grammar"))  // SITE: install-grammar
         monitor.receivedSubscription()
         monitor.requested(.unlimited)

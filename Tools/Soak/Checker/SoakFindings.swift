@@ -30,7 +30,8 @@ struct SoakFindings {
             if name.hasSuffix(".json") {
                 report = try DiagnosticsReport.load(from: url)
             } else if name.hasSuffix(".journal.jsonl"),
-                      !names.contains(String(name.dropLast(".journal.jsonl".count)) + ".json") {
+                !names.contains(String(name.dropLast(".journal.jsonl".count)) + ".json")
+            {
                 report = try DiagnosticsReport.loadJournal(from: url)
                 partialProcesses += 1
             } else {
@@ -44,10 +45,13 @@ struct SoakFindings {
     private mutating func add(_ report: DiagnosticsReport) {
         let stacks = Dictionary(report.stacks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for finding in report.findings {
-            items.append(Item(
-                test: finding.test.map(TestLog.testName) ?? "(no test)", kind: finding.kind, fingerprint: finding.fingerprint,
-                label: finding.label ?? "", severity: finding.severity.rawValue, suppressedBy: finding.suppressedBy,
-                actor: finding.eventStack.flatMap { stacks[$0] }.flatMap(Self.actor), processID: report.run.processID))
+            items.append(
+                Item(
+                    test: finding.test.map(TestLog.testName) ?? "(no test)", kind: finding.kind,
+                    fingerprint: finding.fingerprint,
+                    label: finding.label ?? "", severity: finding.severity.rawValue, suppressedBy: finding.suppressedBy,
+                    actor: finding.eventStack.flatMap { stacks[$0] }.flatMap(Self.actor),
+                    processID: report.run.processID))
         }
     }
 
@@ -63,7 +67,9 @@ struct SoakFindings {
 
     static func actor(of stack: ReportStack) -> String? {
         stack.frames.first { frame in
-            guard frame.category == .user || frame.category == .framework, let function = frame.function else { return false }
+            guard frame.category == .user || frame.category == .framework, let function = frame.function else {
+                return false
+            }
             return !forwarding.contains { function.contains($0) }
         }.map { "\($0.category == .user ? "test" : "framework"): \($0.function ?? "?")" }
     }

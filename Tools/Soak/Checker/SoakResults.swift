@@ -64,20 +64,31 @@ struct SoakResults: Codable {
     var text: String {
         func run(_ name: String, _ run: Run) -> String {
             let wall = run.wallSeconds.map { String(format: "%.1f s", $0) } ?? "?"
-            return "  \(name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(run.passed) passed, \(run.failed) failed"
-                + (run.skipped > 0 ? ", \(run.skipped) skipped" : "") + (run.unfinished > 0 ? ", \(run.unfinished) UNFINISHED" : "")
+            return
+                "  \(name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(run.passed) passed, \(run.failed) failed"
+                + (run.skipped > 0 ? ", \(run.skipped) skipped" : "")
+                + (run.unfinished > 0 ? ", \(run.unfinished) UNFINISHED" : "")
                 + " · \(wall)"
         }
         func tests(_ differences: [Transparency.Difference]) -> [String] {
-            differences.map { "    \($0.test): off \($0.off?.rawValue ?? "-"), control \($0.control?.rawValue ?? "-"), on \($0.on?.rawValue ?? "-")" }
+            differences.map {
+                "    \($0.test): off \($0.off?.rawValue ?? "-"), control \($0.control?.rawValue ?? "-"), on \($0.on?.rawValue ?? "-")"
+            }
         }
-        var lines = ["soak \(suite): \(discovered) tests discovered" + (notRunUnderHooks.isEmpty ? "" : ", \(notRunUnderHooks.count) not run under a hook (they hang under any handler)")]
+        var lines = [
+            "soak \(suite): \(discovered) tests discovered"
+                + (notRunUnderHooks.isEmpty
+                    ? "" : ", \(notRunUnderHooks.count) not run under a hook (they hang under any handler)")
+        ]
         lines.append(run("off", off))
         lines.append(run("control", control))
         lines.append(run("on", on))
         if let ratio {
-            lines.append(String(format: "  wall time on/off: %.2f×; inside the tests %.1f s more than control, %.1f s of it in the %d tests that left something alive (the settle wait)",
-                ratio, extraTestSeconds, extraSecondsInTestsWithLeaks, testsWithLeaks))
+            lines.append(
+                String(
+                    format:
+                        "  wall time on/off: %.2f×; inside the tests %.1f s more than control, %.1f s of it in the %d tests that left something alive (the settle wait)",
+                    ratio, extraTestSeconds, extraSecondsInTestsWithLeaks, testsWithLeaks))
         }
         if !discoveryMismatches.isEmpty {
             lines.append("  DISCOVERY: \(discoveryMismatches.count)")
@@ -87,17 +98,21 @@ struct SoakResults: Codable {
             lines.append("  UNFINISHED (crash or hang): \(unfinished.count)")
             lines += tests(unfinished)
         }
-        lines.append("  transparency: \(oursConfirmed.count) difference(s) of ours" + (oursFlaky.isEmpty ? "" : ", \(oursFlaky.count) flaky test(s) (re-runs disagree)"))
+        lines.append(
+            "  transparency: \(oursConfirmed.count) difference(s) of ours"
+                + (oursFlaky.isEmpty ? "" : ", \(oursFlaky.count) flaky test(s) (re-runs disagree)"))
         lines += tests(oursConfirmed)
         lines += tests(oursFlaky).map { $0 + " (flaky)" }
         if !frameworkHook.isEmpty || !frameworkFlaky.isEmpty {
-            lines.append("  the framework's own hook (control vs off): \(frameworkHook.count) test(s) end differently"
-                + (frameworkFlaky.isEmpty ? "" : ", \(frameworkFlaky.count) flaky test(s)"))
+            lines.append(
+                "  the framework's own hook (control vs off): \(frameworkHook.count) test(s) end differently"
+                    + (frameworkFlaky.isEmpty ? "" : ", \(frameworkFlaky.count) flaky test(s)"))
             lines += tests(frameworkFlaky).map { $0 + " (flaky)" }
         }
-        lines.append("  findings: \(findings.total) (+\(findings.suppressed) suppressed) in \(findings.fingerprints) fingerprints, "
-            + "\(findings.truePositives) true, \(findings.falsePositives) false (fixed ones that came back), \(findings.untriaged) untriaged"
-            + " · \(findings.processes) process(es), \(findings.partialProcesses) from crash journals")
+        lines.append(
+            "  findings: \(findings.total) (+\(findings.suppressed) suppressed) in \(findings.fingerprints) fingerprints, "
+                + "\(findings.truePositives) true, \(findings.falsePositives) false (fixed ones that came back), \(findings.untriaged) untriaged"
+                + " · \(findings.processes) process(es), \(findings.partialProcesses) from crash journals")
         if !untriaged.isEmpty {
             lines.append("  UNTRIAGED fingerprints (add them to the triage file):")
             lines += untriaged.prefix(40).map { "    \(Triage.line($0))" }

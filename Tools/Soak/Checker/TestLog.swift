@@ -35,7 +35,9 @@ struct TestLog {
                 }
             } else if let word = verdict.split(separator: " ").first, let status = Status(rawValue: String(word)) {
                 statuses[name] = status
-                if let open = verdict.firstIndex(of: "("), let seconds = Double(verdict[verdict.index(after: open)...].prefix { $0 != " " }) {
+                if let open = verdict.firstIndex(of: "("),
+                    let seconds = Double(verdict[verdict.index(after: open)...].prefix { $0 != " " })
+                {
                     durations[name] = seconds
                 }
             }
@@ -47,7 +49,8 @@ struct TestLog {
     static func testName(_ raw: String) -> String {
         var name = Substring(raw)
         if name.hasPrefix("-["), name.hasSuffix("]"), let space = name.firstIndex(of: " ") {
-            return "\(name[name.index(name.startIndex, offsetBy: 2)..<space])/\(name[name.index(after: space)..<name.index(before: name.endIndex)])"
+            return
+                "\(name[name.index(name.startIndex, offsetBy: 2)..<space])/\(name[name.index(after: space)..<name.index(before: name.endIndex)])"
         }
         if let slash = name.lastIndex(of: "/") {
             let owner = name[..<slash]

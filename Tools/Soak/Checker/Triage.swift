@@ -43,9 +43,14 @@ struct Triage {
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 6, let verdict = Verdict(rawValue: fields[4]), !fields[5].isEmpty else {
-                throw SoakError("\(url.path):\(index + 1): expected 'suite<TAB>test<TAB>kind<TAB>fingerprint<TAB>true|false<TAB>reason'")
+                throw SoakError(
+                    "\(url.path):\(index + 1): expected 'suite<TAB>test<TAB>kind<TAB>fingerprint<TAB>true|false<TAB>reason'"
+                )
             }
-            entries.append(Entry(suite: fields[0], test: fields[1], kind: fields[2], fingerprint: fields[3], verdict: verdict, reason: fields[5]))
+            entries.append(
+                Entry(
+                    suite: fields[0], test: fields[1], kind: fields[2], fingerprint: fields[3], verdict: verdict,
+                    reason: fields[5]))
         }
         self.init(entries: entries)
     }
@@ -56,7 +61,8 @@ struct Triage {
 
     /// `Entry` as a line of the file.
     static func line(_ entry: Entry) -> String {
-        [entry.suite, entry.test, entry.kind, entry.fingerprint, entry.verdict.rawValue, entry.reason].joined(separator: "\t")
+        [entry.suite, entry.test, entry.kind, entry.fingerprint, entry.verdict.rawValue, entry.reason].joined(
+            separator: "\t")
     }
 }
 

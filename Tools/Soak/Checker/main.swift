@@ -54,7 +54,8 @@ func lines(_ path: String?) throws -> [String] {
 func check() throws -> Bool {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let suite = try options.one("suite")
-    let walls = Dictionary(options.pairs("wall").compactMap { key, value in Double(value).map { (key, $0) } }, uniquingKeysWith: { $1 })
+    let walls = Dictionary(
+        options.pairs("wall").compactMap { key, value in Double(value).map { (key, $0) } }, uniquingKeysWith: { $1 })
     var reruns: [String: [TestLog]] = [:]
     for (mode, path) in options.pairs("rerun") {
         reruns[mode, default: []].append(TestLog(text: try read(path)))
@@ -77,7 +78,8 @@ func check() throws -> Bool {
         if let entry = triage.entry(suite: suite, fingerprint: item.fingerprint) {
             verdicts[entry.verdict, default: 0] += 1
         } else if untriaged[item.fingerprint] == nil {
-            let evidence = ["label '\(item.label)'", item.actor.map { "by \($0)" }].compactMap { $0 }.joined(separator: "; ")
+            let evidence = ["label '\(item.label)'", item.actor.map { "by \($0)" }].compactMap { $0 }.joined(
+                separator: "; ")
             untriaged[item.fingerprint] = Triage.Entry(
                 suite: suite, test: item.test, kind: item.kind, fingerprint: item.fingerprint, verdict: .true,
                 reason: "UNTRIAGED: \(evidence)")
@@ -85,12 +87,15 @@ func check() throws -> Bool {
     }
     let seen = Set(findings.unsuppressed.map(\.fingerprint))
     let lifetimeKinds: Set<String> = [
-        "leakedSubscription", "leakedResource", "pendingAction", "uncancelledTimer", "callbackNeverCalled", "observerNotRemoved",
+        "leakedSubscription", "leakedResource", "pendingAction", "uncancelledTimer", "callbackNeverCalled",
+        "observerNotRemoved",
     ]
     let leakingTests = Set(findings.unsuppressed.filter { lifetimeKinds.contains($0.kind) }.map(\.test))
     func extra(_ tests: some Sequence<String>) -> Double {
         tests.reduce(0) { sum, test in
-            guard let on = transparency.on.durations[test], let control = transparency.control.durations[test] else { return sum }
+            guard let on = transparency.on.durations[test], let control = transparency.control.durations[test] else {
+                return sum
+            }
             return sum + (on - control)
         }
     }
@@ -104,10 +109,13 @@ func check() throws -> Bool {
     }
     let ours = transparency.ours
     let frameworks = transparency.frameworks
-    let untriagedEntries = untriaged.values.sorted { ($0.test, $0.kind, $0.fingerprint) < ($1.test, $1.kind, $1.fingerprint) }
+    let untriagedEntries = untriaged.values.sorted {
+        ($0.test, $0.kind, $0.fingerprint) < ($1.test, $1.kind, $1.fingerprint)
+    }
     let results = SoakResults(
         suite: suite, discovered: transparency.listed.count, notRunUnderHooks: transparency.skipped.sorted(),
-        off: run(transparency.off, "off"), control: run(transparency.control, "control"), on: run(transparency.on, "on"),
+        off: run(transparency.off, "off"), control: run(transparency.control, "control"),
+        on: run(transparency.on, "on"),
         discoveryMismatches: transparency.discoveryMismatches, unfinished: transparency.unfinished,
         oursConfirmed: ours.confirmed, oursFlaky: ours.flaky,
         frameworkHook: frameworks.confirmed, frameworkFlaky: frameworks.flaky,
@@ -128,7 +136,8 @@ func check() throws -> Bool {
     if let path = options.optional("differences") {
         // The tests to re-run: those two runs ended differently.
         let tests = Set((ours.confirmed + ours.flaky + frameworks.confirmed + frameworks.flaky).map(\.test)).sorted()
-        try (tests.isEmpty ? "" : tests.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try (tests.isEmpty ? "" : tests.joined(separator: "\n") + "\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
     }
     if let path = options.optional("untriaged") {
         let text = untriagedEntries.map(Triage.line).joined(separator: "\n")

@@ -12,7 +12,9 @@ public struct BenchmarkResult: Codable, Sendable {
     public var notes: [String: String] = [:]
 
     /// Creates a result.
-    public init(name: String, unit: String, statistics: Statistics, target: Target? = nil, notes: [String: String] = [:]) {
+    public init(
+        name: String, unit: String, statistics: Statistics, target: Target? = nil, notes: [String: String] = [:]
+    ) {
         self.name = name
         self.unit = unit
         self.statistics = statistics

@@ -21,9 +21,11 @@ public enum BenchmarkTable {
             let stats = result.statistics
             let target = result.target.map { "\($0.comparison) \(format($0.limit))" } ?? ""
             let verdict = result.met.map { $0 ? "met" : "MISSED" } ?? ""
-            let samples = result.target != nil && stats.samples.count > repetitions ? "  (\(stats.samples.count) samples)" : ""
-            lines.append(pad(result.name, 44) + pad("\(format(stats.median)) \(result.unit)", 22)
-                + pad("±\(String(format: "%.1f", stats.spreadPercent))%", 9) + pad(target, 10) + verdict + samples)
+            let samples =
+                result.target != nil && stats.samples.count > repetitions ? "  (\(stats.samples.count) samples)" : ""
+            lines.append(
+                pad(result.name, 44) + pad("\(format(stats.median)) \(result.unit)", 22)
+                    + pad("±\(String(format: "%.1f", stats.spreadPercent))%", 9) + pad(target, 10) + verdict + samples)
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -42,12 +44,14 @@ public enum Machine {
     public static var description: String {
         var cpu = "unknown CPU"
         if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-           let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let name = line.split(separator: ":", maxSplits: 1).last {
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let name = line.split(separator: ":", maxSplits: 1).last
+        {
             cpu = name.trimmingCharacters(in: .whitespaces)
         }
         let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
-        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+        return
+            "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
     }
 
     /// The Swift toolchain that built the benchmark.

@@ -13,7 +13,8 @@ import _ReactiveDiagnosticsBenchmarkHarness
 struct Benchmarks: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reactive-diag-benchmark",
-        abstract: "What ReactiveDiagnostics' instrumentation costs, against the uninstrumented twin of each case in the same run.",
+        abstract:
+            "What ReactiveDiagnostics' instrumentation costs, against the uninstrumented twin of each case in the same run.",
         discussion: """
             Prints a table (median, spread and the target of each ratio) and writes every figure as JSON. \
             Build with -c release: a debug build's figures mean nothing. Docs/Performance.md explains each case.
@@ -38,24 +39,28 @@ struct Benchmarks: ParsableCommand {
     @Option(help: "Repetitions of each measurement (default 7, 3 with --quick).")
     var repetitions: Int?
 
-    @Option(help: ArgumentHelp(
-        "Repetitions a ratio with a target may take while its median is not known to within 3% (default 3 × --repetitions; 0 or --quick: never more than --repetitions).",
-        valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Repetitions a ratio with a target may take while its median is not known to within 3% (default 3 × --repetitions; 0 or --quick: never more than --repetitions).",
+            valueName: "n"))
     var maxRepetitions: Int?
 
     @Option(help: ArgumentHelp("Where the JSON results go.", valueName: "file"))
     var json = ".build/benchmarks/results.json"
 
-    @Option(help: ArgumentHelp(
-        "Only the suite named (\(Benchmarks.suites.map(\.name).joined(separator: ", "))), or only the results whose name starts with a dotted prefix (combine.send).",
-        valueName: "prefix"))
+    @Option(
+        help: ArgumentHelp(
+            "Only the suite named (\(Benchmarks.suites.map(\.name).joined(separator: ", "))), or only the results whose name starts with a dotted prefix (combine.send).",
+            valueName: "prefix"))
     var only: String?
 
     @Flag(help: "Exit 1 when a target is missed.")
     var strict = false
 
-    @Option(help: ArgumentHelp(
-        "Run one case in a loop for a profiler instead: \(Profiling.names.joined(separator: ", ")).", valueName: "case"))
+    @Option(
+        help: ArgumentHelp(
+            "Run one case in a loop for a profiler instead: \(Profiling.names.joined(separator: ", ")).",
+            valueName: "case"))
     var profile: String?
 
     @Option(help: ArgumentHelp("With --profile: how many operations (each case has its default).", valueName: "n"))
@@ -72,10 +77,12 @@ struct Benchmarks: ParsableCommand {
             throw ValidationError("--operations must not be negative, not \(operations)")
         }
         if let profile, !Profiling.names.contains(profile) {
-            throw ValidationError("unknown --profile case '\(profile)'; one of: \(Profiling.names.joined(separator: ", "))")
+            throw ValidationError(
+                "unknown --profile case '\(profile)'; one of: \(Profiling.names.joined(separator: ", "))")
         }
         if let only, Self.suites.allSatisfy({ !BenchmarkRunner.selects(only, suite: $0.name) }) {
-            throw ValidationError("--only '\(only)' matches no suite; the suites are \(Self.suites.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "--only '\(only)' matches no suite; the suites are \(Self.suites.map(\.name).joined(separator: ", "))")
         }
     }
 

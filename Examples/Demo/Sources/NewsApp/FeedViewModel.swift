@@ -23,7 +23,8 @@ public final class FeedViewModel {
                 .first()
                 .sink(
                     receiveCompletion: { [weak self] _ in self?.isLoading = false },
-                    receiveValue: { [weak self] in self?.headlines = $0 })
+                    receiveValue: { [weak self] in self?.headlines = $0 }
+                )
                 .store(in: &cancellables)
         } else {
             // Bug: the live feed never completes, and `self` is captured strongly by a
@@ -31,7 +32,8 @@ public final class FeedViewModel {
             service.liveHeadlines()
                 .sink(
                     receiveCompletion: { _ in self.isLoading = false },
-                    receiveValue: { self.headlines = $0 })
+                    receiveValue: { self.headlines = $0 }
+                )
                 .store(in: &cancellables)
         }
     }

@@ -11,8 +11,11 @@ import _ReactiveDiagnosticsBenchmarkHarness
 struct RxBenchmarkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rx-diag-benchmark",
-        abstract: "What RxDiagnosticsHooks costs a closure subscribe + dispose, against RxSwift with the hooks off, in the same run.",
-        discussion: "Build with -c release: a debug build's figures mean nothing (except the debug-only cost of Single's call stacks).")
+        abstract:
+            "What RxDiagnosticsHooks costs a closure subscribe + dispose, against RxSwift with the hooks off, in the same run.",
+        discussion:
+            "Build with -c release: a debug build's figures mean nothing (except the debug-only cost of Single's call stacks)."
+    )
 
     static let suites = [BenchmarkSuite("rxswift", run: RxBenchmarks.run)]
 
@@ -25,15 +28,19 @@ struct RxBenchmarkCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where the JSON results go.", valueName: "file"))
     var json = ".build/benchmarks/rx-results.json"
 
-    @Option(help: ArgumentHelp("Only the results whose name starts with this dotted prefix (rxswift.subscribeDispose).", valueName: "prefix"))
+    @Option(
+        help: ArgumentHelp(
+            "Only the results whose name starts with this dotted prefix (rxswift.subscribeDispose).",
+            valueName: "prefix"))
     var only: String?
 
     @Flag(help: "Exit 1 when a target is missed.")
     var strict = false
 
-    @Option(help: ArgumentHelp(
-        "Run one case in a loop for a profiler instead: \(RxBenchmarks.profiles.map(\.name).joined(separator: ", ")).",
-        valueName: "case"))
+    @Option(
+        help: ArgumentHelp(
+            "Run one case in a loop for a profiler instead: \(RxBenchmarks.profiles.map(\.name).joined(separator: ", ")).",
+            valueName: "case"))
     var profile: String?
 
     func validate() throws {
@@ -41,10 +48,13 @@ struct RxBenchmarkCommand: ParsableCommand {
             throw ValidationError("--repetitions must be at least 1, not \(repetitions)")
         }
         if let profile, !RxBenchmarks.profiles.contains(where: { $0.name == profile }) {
-            throw ValidationError("unknown --profile case '\(profile)'; one of: \(RxBenchmarks.profiles.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown --profile case '\(profile)'; one of: \(RxBenchmarks.profiles.map(\.name).joined(separator: ", "))"
+            )
         }
         if let only, Self.suites.allSatisfy({ !BenchmarkRunner.selects(only, suite: $0.name) }) {
-            throw ValidationError("--only '\(only)' matches no suite; the suites are \(Self.suites.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "--only '\(only)' matches no suite; the suites are \(Self.suites.map(\.name).joined(separator: ", "))")
         }
     }
 

@@ -66,7 +66,8 @@ enum RxBenchmarks {
         return [
             BenchmarkResult(name: "\(name).hooksOff", unit: "ns/op", statistics: off),
             BenchmarkResult(name: "\(name).hooksOn", unit: "ns/op", statistics: on),
-            BenchmarkResult(name: "\(name).ratio", unit: "ratio", statistics: ratio, target: target, notes: ["what": note]),
+            BenchmarkResult(
+                name: "\(name).ratio", unit: "ratio", statistics: ratio, target: target, notes: ["what": note]),
         ]
     }
 
@@ -75,16 +76,23 @@ enum RxBenchmarks {
         ("plain", { blackHole(with(hooks: nil) { subscribeDispose(100_000, chained: false) }) }),
         // The plain case in a process whose hooks ran first (as in the paired measurement, which
         // shares the runtime's metadata caches between both sides).
-        ("plainAfterHooks", {
-            blackHole(with(hooks: engine(stacks: true)) {
-                let subject = PublishSubject<Int>()
-                for _ in 0..<1_000 { subject.subscribe(onNext: { blackHole($0) }).dispose() }
-                return 0
-            })
-            blackHole(with(hooks: nil) { subscribeDispose(100_000, chained: false) })
-        }),
+        (
+            "plainAfterHooks",
+            {
+                blackHole(
+                    with(hooks: engine(stacks: true)) {
+                        let subject = PublishSubject<Int>()
+                        for _ in 0..<1_000 { subject.subscribe(onNext: { blackHole($0) }).dispose() }
+                        return 0
+                    })
+                blackHole(with(hooks: nil) { subscribeDispose(100_000, chained: false) })
+            }
+        ),
         ("hooked", { blackHole(with(hooks: engine(stacks: true)) { subscribeDispose(100_000, chained: false) }) }),
-        ("hookedNoStacks", { blackHole(with(hooks: engine(stacks: false)) { subscribeDispose(100_000, chained: false) }) }),
+        (
+            "hookedNoStacks",
+            { blackHole(with(hooks: engine(stacks: false)) { subscribeDispose(100_000, chained: false) }) }
+        ),
     ]
 
     static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {
@@ -92,20 +100,29 @@ enum RxBenchmarks {
         let stacks = engine(stacks: true)
         let counting = engine(stacks: false)
         var results: [BenchmarkResult] = []
-        results += pair("rxswift.subscribeDispose", context, target: .atMost(1.5), engine: stacks,
-                        note: "subject.subscribe(onNext:).dispose(), hooks with 64-frame stacks") {
+        results += pair(
+            "rxswift.subscribeDispose", context, target: .atMost(1.5), engine: stacks,
+            note: "subject.subscribe(onNext:).dispose(), hooks with 64-frame stacks"
+        ) {
             subscribeDispose(count, chained: false)
         }
-        results += pair("rxswift.subscribeDisposeNoStacks", context, target: nil, engine: counting,
-                        note: "the same, stacks off: what counting alone costs") {
+        results += pair(
+            "rxswift.subscribeDisposeNoStacks", context, target: nil, engine: counting,
+            note: "the same, stacks off: what counting alone costs"
+        ) {
             subscribeDispose(count, chained: false)
         }
-        results += pair("rxswift.chainSubscribeDispose", context, target: nil, engine: stacks,
-                        note: "subject.map.filter.subscribe(onNext:).dispose(), hooks with stacks") {
+        results += pair(
+            "rxswift.chainSubscribeDispose", context, target: nil, engine: stacks,
+            note: "subject.map.filter.subscribe(onNext:).dispose(), hooks with stacks"
+        ) {
             subscribeDispose(count, chained: true)
         }
-        results += pair("rxswift.singleSubscribe", context, target: nil, engine: stacks,
-                        note: "Single.just.subscribe(onSuccess:): not hooked; RxSwift's debug builds capture Thread.callStackSymbols when the hooks are on") {
+        results += pair(
+            "rxswift.singleSubscribe", context, target: nil, engine: stacks,
+            note:
+                "Single.just.subscribe(onSuccess:): not hooked; RxSwift's debug builds capture Thread.callStackSymbols when the hooks are on"
+        ) {
             singleSubscribe(count / 10)
         }
         return results

@@ -50,7 +50,9 @@ extension IntrospectionHook {
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
         let thread = HookThreadState.current(session: session)
-        guard let frame = thread.pointee.deliveries.popLast(), let monitor = frame.monitor, let delivery = frame.delivery else {
+        guard let frame = thread.pointee.deliveries.popLast(), let monitor = frame.monitor,
+            let delivery = frame.delivery
+        else {
             return
         }
         monitor.didDeliverValue(delivery, additionalDemand: StreamDemand(resultingDemand))
@@ -80,7 +82,9 @@ extension IntrospectionHook {
         subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>
     ) {
         let thread = HookThreadState.current(session: session)
-        guard let frame = thread.pointee.deliveries.popLast(), let monitor = frame.monitor, let delivery = frame.delivery else {
+        guard let frame = thread.pointee.deliveries.popLast(), let monitor = frame.monitor,
+            let delivery = frame.delivery
+        else {
             return
         }
         monitor.didTerminate(delivery)

@@ -73,7 +73,8 @@ final class IntrospectionHook: _Introspection, Sendable {
     /// `AnyPublisher` or `Deferred` handing the subscriber of `outer` to the publisher `info`
     /// describes.
     private func forward(
-        _ outer: HookThreadState.SubscribeFrame, to info: PublisherTypeInfo, thread: UnsafeMutablePointer<HookThreadState>
+        _ outer: HookThreadState.SubscribeFrame, to info: PublisherTypeInfo,
+        thread: UnsafeMutablePointer<HookThreadState>
     ) {
         guard !outer.skipped else {
             thread.pointee.subscribes.append(outer)
@@ -115,11 +116,13 @@ final class IntrospectionHook: _Introspection, Sendable {
         guard let slot = found else { return }
         switch slot {
         case .pending(let pending):
-            let isClass = knownClass ?? {
-                let isClass = type(of: subscription) is AnyObject.Type
-                table.noteSubscriptionType(subscriptionKey.type, isClass: isClass)
-                return isClass
-            }()
+            let isClass =
+                knownClass
+                ?? {
+                    let isClass = type(of: subscription) is AnyObject.Type
+                    table.noteSubscriptionType(subscriptionKey.type, isClass: isClass)
+                    return isClass
+                }()
             let object = WeakObject.of(subscription: subscription, isClass: isClass)
             activate(pending, key: key, subscriptionObject: object, subscription: subscriptionKey)
         case .active(let stage):

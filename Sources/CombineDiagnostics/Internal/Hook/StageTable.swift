@@ -42,7 +42,9 @@ final class StageTable: Sendable {
 
     /// The cached facts about publisher type `P` and subscriber type `S` (one lock; a type
     /// seen for the first time is examined outside it).
-    func typeInfo<P: Publisher, S: Subscriber>(_ publisher: P.Type, _ subscriber: S.Type) -> (PublisherTypeInfo, SubscriberTypeInfo) {
+    func typeInfo<P: Publisher, S: Subscriber>(
+        _ publisher: P.Type, _ subscriber: S.Type
+    ) -> (PublisherTypeInfo, SubscriberTypeInfo) {
         let publisherID = ObjectIdentifier(publisher)
         let subscriberID = ObjectIdentifier(subscriber)
         let (known, knownSubscriber) = state.withLock { ($0.publishers[publisherID], $0.subscribers[subscriberID]) }
@@ -68,9 +70,10 @@ final class StageTable: Sendable {
     ) -> Bool {
         func insert(_ state: inout State) {
             state.nextSerial &+= 1
-            state.stages[key] = .pending(PendingStage(
-                label: info.label, kind: info.kind, stack: stack, test: test, subscriber: subscriber,
-                hasFrameworkSubscriber: hasFrameworkSubscriber, serial: state.nextSerial))
+            state.stages[key] = .pending(
+                PendingStage(
+                    label: info.label, kind: info.kind, stack: stack, test: test, subscriber: subscriber,
+                    hasFrameworkSubscriber: hasFrameworkSubscriber, serial: state.nextSerial))
         }
         let (existing, shouldPrune) = state.withLock { state -> (StageSlot?, Bool) in
             if let slot = state.stages[key] {
@@ -241,7 +244,8 @@ final class StageTable: Sendable {
             for (key, judged) in deadLinks {
                 // Only if nothing was linked since it was judged.
                 if let links = state.subscriptions[key], links.stages.count == judged.count,
-                   zip(links.stages, judged).allSatisfy({ $0 === $1 }) {
+                    zip(links.stages, judged).allSatisfy({ $0 === $1 })
+                {
                     state.subscriptions[key] = nil
                 }
             }

@@ -48,7 +48,8 @@ enum Views {
         guard (try? report.write(to: file)) != nil else { return }
         for arguments in [
             ["show", file.path, "--no-symbolize"], ["show", file.path, "--format", "json", "--no-symbolize"],
-            ["gate", file.path, "--fail-on", "info"], ["html", file.path, "-o", directory.appendingPathComponent("page.html").path, "--no-symbolize"],
+            ["gate", file.path, "--fail-on", "info"],
+            ["html", file.path, "-o", directory.appendingPathComponent("page.html").path, "--no-symbolize"],
         ] {
             let status = ReactiveDiag.run(arguments: arguments, stdout: DiscardingSink(), stderr: DiscardingSink())
             precondition((0...2).contains(status), "reactive-diag \(arguments[0]) exited \(status)")

@@ -42,8 +42,10 @@ enum ChildProcess {
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
         process.waitUntilExit()
         timer.cancel()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        let peak = (try? String(contentsOfFile: peakFile, encoding: .utf8))
+        let status =
+            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let peak =
+            (try? String(contentsOfFile: peakFile, encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
         return Result(status: status, peakResidentBytes: peak)
     }

@@ -53,7 +53,8 @@ enum CombineBenchmarks {
     static func sends(_ count: Int, diagnosedBy engine: DiagnosticsEngine?) -> Double {
         let subject = PassthroughSubject<Int, Never>()
         let sum = Sum()
-        let subscription = engine.map { subject.diagnosed("send", engine: $0).sink { sum.value &+= $0 } }
+        let subscription =
+            engine.map { subject.diagnosed("send", engine: $0).sink { sum.value &+= $0 } }
             ?? subject.sink { sum.value &+= $0 }
         let nanos = Measure.perOperation(count) { subject.send(1) }
         subscription.cancel()
@@ -104,29 +105,36 @@ enum CombineBenchmarks {
             repetitions: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance,
             baseline: { Self.events(events, diagnosedBy: nil) },
             instrumented: { Self.events(events, diagnosedBy: diagnosing) })
-        results.append(BenchmarkResult(
-            name: "combine.pipeline.plain", unit: "ns/event", statistics: pipelineRun.baseline))
-        results.append(BenchmarkResult(
-            name: "combine.pipeline.diagnosedEveryStage", unit: "ns/event", statistics: pipelineRun.instrumented))
-        results.append(BenchmarkResult(
-            name: "combine.pipeline.ratio", unit: "×", statistics: pipelineRun.ratio, target: .atMost(1.10),
-            notes: ["what": "PassthroughSubject → map → filter → sink, .diagnosed() after each of the 3 stages"]))
+        results.append(
+            BenchmarkResult(
+                name: "combine.pipeline.plain", unit: "ns/event", statistics: pipelineRun.baseline))
+        results.append(
+            BenchmarkResult(
+                name: "combine.pipeline.diagnosedEveryStage", unit: "ns/event", statistics: pipelineRun.instrumented))
+        results.append(
+            BenchmarkResult(
+                name: "combine.pipeline.ratio", unit: "×", statistics: pipelineRun.ratio, target: .atMost(1.10),
+                notes: ["what": "PassthroughSubject → map → filter → sink, .diagnosed() after each of the 3 stages"]))
 
         let sendRun = Measure.paired(
             repetitions: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance,
             baseline: { Self.sends(events, diagnosedBy: nil) },
             instrumented: { Self.sends(events, diagnosedBy: diagnosing) })
         results.append(BenchmarkResult(name: "combine.send.plain", unit: "ns/send", statistics: sendRun.baseline))
-        results.append(BenchmarkResult(name: "combine.send.diagnosed", unit: "ns/send", statistics: sendRun.instrumented))
-        results.append(BenchmarkResult(
-            name: "combine.send.ratio", unit: "×", statistics: sendRun.ratio, target: .atMost(1.20)))
+        results.append(
+            BenchmarkResult(name: "combine.send.diagnosed", unit: "ns/send", statistics: sendRun.instrumented))
+        results.append(
+            BenchmarkResult(
+                name: "combine.send.ratio", unit: "×", statistics: sendRun.ratio, target: .atMost(1.20)))
 
         // Global instrumentation: plain, OpenCombine's hook with an empty handler, ours.
         var plain: [Double] = []
         var emptyHook: [Double] = []
         var ours: [Double] = []
         let hookEngine = engine(stacks: true)
-        _ = Measure.rounds(minimum: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance) { _ in
+        _ = Measure.rounds(
+            minimum: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance
+        ) { _ in
             plain.append(Self.events(events / 4, diagnosedBy: nil))
             let hook = EmptyHook()
             hook.enable()
@@ -138,15 +146,20 @@ enum CombineBenchmarks {
             return ours[ours.count - 1] / emptyHook[emptyHook.count - 1]
         }
         results.append(BenchmarkResult(name: "combine.global.plain", unit: "ns/event", statistics: Statistics(plain)))
-        results.append(BenchmarkResult(
-            name: "combine.global.emptyHook", unit: "ns/event", statistics: Statistics(emptyHook),
-            notes: ["what": "OpenCombine's _Introspection with a handler that does nothing"]))
+        results.append(
+            BenchmarkResult(
+                name: "combine.global.emptyHook", unit: "ns/event", statistics: Statistics(emptyHook),
+                notes: ["what": "OpenCombine's _Introspection with a handler that does nothing"]))
         results.append(BenchmarkResult(name: "combine.global.ours", unit: "ns/event", statistics: Statistics(ours)))
-        results.append(BenchmarkResult(
-            name: "combine.global.emptyHookOverPlain", unit: "×", statistics: Statistics(zip(emptyHook, plain).map { $0 / $1 })))
-        results.append(BenchmarkResult(
-            name: "combine.global.oursOverEmptyHook", unit: "×", statistics: Statistics(zip(ours, emptyHook).map { $0 / $1 }),
-            target: .atMost(1.30)))
+        results.append(
+            BenchmarkResult(
+                name: "combine.global.emptyHookOverPlain", unit: "×",
+                statistics: Statistics(zip(emptyHook, plain).map { $0 / $1 })))
+        results.append(
+            BenchmarkResult(
+                name: "combine.global.oursOverEmptyHook", unit: "×",
+                statistics: Statistics(zip(ours, emptyHook).map { $0 / $1 }),
+                target: .atMost(1.30)))
 
         // Subscribe + cancel: plain, counted without stacks, counted with 32-frame stacks; the
         // pipeline counted once (one diagnosed stage) and, for information, every stage diagnosed.
@@ -163,7 +176,9 @@ enum CombineBenchmarks {
         // repeated until the counted ratio, the tightest target, is settled.
         let chunks = context.quick ? 1 : 8
         let chunk = subscriptions / chunks
-        _ = Measure.rounds(minimum: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance) { _ in
+        _ = Measure.rounds(
+            minimum: repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance
+        ) { _ in
             var sums = [Double](repeating: 0, count: 6)
             for index in 0..<chunks {
                 let warmUp = index == 0 ? nil : 0
@@ -184,30 +199,44 @@ enum CombineBenchmarks {
             return perSubscription[2] / perSubscription[0]
         }
         func ratio(_ series: [Double]) -> Statistics { Statistics(zip(series, base).map { $0 / $1 }) }
-        results.append(BenchmarkResult(name: "combine.subscribeCancel.plain", unit: "ns/subscription", statistics: Statistics(base)))
-        results.append(BenchmarkResult(
-            name: "combine.subscribeCancel.counted", unit: "ns/subscription", statistics: Statistics(once),
-            notes: ["what": "subject → map → filter → .diagnosed() → sink, no stacks"]))
-        results.append(BenchmarkResult(
-            name: "combine.subscribeCancel.withStacks", unit: "ns/subscription", statistics: Statistics(onceStacks)))
-        results.append(BenchmarkResult(
-            name: "combine.subscribeCancel.countedRatio", unit: "×", statistics: ratio(once), target: .atMost(1.15)))
-        results.append(BenchmarkResult(
-            name: "combine.subscribeCancel.noOpStageRatio", unit: "×", statistics: ratio(noOp),
-            notes: ["what": "a do-nothing handleEvents() stage in the same place: the cost of any extra stage"]))
-        results.append(BenchmarkResult(
-            name: "combine.subscribeCancel.countedOverNoOpStage", unit: "×",
-            statistics: Statistics(zip(once, noOp).map { $0 / $1 }),
-            notes: ["what": "the diagnosed stage against a do-nothing stage: what the diagnostics themselves cost"]))
-        results.append(BenchmarkResult(
-            name: "combine.subscribeCancel.withStacksRatio", unit: "×", statistics: ratio(onceStacks), target: .atMost(1.50),
-            notes: ["what": "the same with a 32-frame allocation stack"]))
-        results.append(BenchmarkResult(
-            name: "combine.subscribeCancel.everyStageRatio", unit: "×", statistics: ratio(every),
-            notes: ["what": "each of the 3 stages diagnosed (3 monitors), no stacks; for information"]))
-        results.append(BenchmarkResult(
-            name: "combine.subscribeCancel.everyStageWithStacksRatio", unit: "×", statistics: ratio(everyStacks),
-            notes: ["what": "each of the 3 stages diagnosed, 32-frame stacks; for information"]))
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.plain", unit: "ns/subscription", statistics: Statistics(base)))
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.counted", unit: "ns/subscription", statistics: Statistics(once),
+                notes: ["what": "subject → map → filter → .diagnosed() → sink, no stacks"]))
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.withStacks", unit: "ns/subscription", statistics: Statistics(onceStacks))
+        )
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.countedRatio", unit: "×", statistics: ratio(once), target: .atMost(1.15))
+        )
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.noOpStageRatio", unit: "×", statistics: ratio(noOp),
+                notes: ["what": "a do-nothing handleEvents() stage in the same place: the cost of any extra stage"]))
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.countedOverNoOpStage", unit: "×",
+                statistics: Statistics(zip(once, noOp).map { $0 / $1 }),
+                notes: ["what": "the diagnosed stage against a do-nothing stage: what the diagnostics themselves cost"])
+        )
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.withStacksRatio", unit: "×", statistics: ratio(onceStacks),
+                target: .atMost(1.50),
+                notes: ["what": "the same with a 32-frame allocation stack"]))
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.everyStageRatio", unit: "×", statistics: ratio(every),
+                notes: ["what": "each of the 3 stages diagnosed (3 monitors), no stacks; for information"]))
+        results.append(
+            BenchmarkResult(
+                name: "combine.subscribeCancel.everyStageWithStacksRatio", unit: "×", statistics: ratio(everyStacks),
+                notes: ["what": "each of the 3 stages diagnosed, 32-frame stacks; for information"]))
         return results
     }
 }

@@ -109,12 +109,15 @@ enum ConcurrencyBenchmarks {
                     return await elements(elementCount, stream.diagnosed("bench", engine: engine), continuation)
                 }
             })
-        results.append(BenchmarkResult(name: "concurrency.stream.plain", unit: "ns/element", statistics: sequenceRun.baseline))
-        results.append(BenchmarkResult(
-            name: "concurrency.stream.diagnosed", unit: "ns/element", statistics: sequenceRun.instrumented,
-            notes: ["what": "AsyncStream → .diagnosed() → next(), elements buffered 64 at a time"]))
-        results.append(BenchmarkResult(
-            name: "concurrency.stream.ratio", unit: "×", statistics: sequenceRun.ratio, target: .atMost(1.20)))
+        results.append(
+            BenchmarkResult(name: "concurrency.stream.plain", unit: "ns/element", statistics: sequenceRun.baseline))
+        results.append(
+            BenchmarkResult(
+                name: "concurrency.stream.diagnosed", unit: "ns/element", statistics: sequenceRun.instrumented,
+                notes: ["what": "AsyncStream → .diagnosed() → next(), elements buffered 64 at a time"]))
+        results.append(
+            BenchmarkResult(
+                name: "concurrency.stream.ratio", unit: "×", statistics: sequenceRun.ratio, target: .atMost(1.20)))
 
         let dropInRun = Measure.paired(
             repetitions: context.repetitions,
@@ -130,12 +133,20 @@ enum ConcurrencyBenchmarks {
                     return await elements(elementCount, stream, continuation)
                 }
             })
-        results.append(BenchmarkResult(
-            name: "concurrency.dropInStream.diagnosed", unit: "ns/element", statistics: dropInRun.instrumented,
-            notes: ["what": "AsyncStream.makeDiagnosedStream: a plain AsyncStream (through AsyncStream(unfolding:)) and a checking continuation"]))
-        results.append(BenchmarkResult(
-            name: "concurrency.dropInStream.ratio", unit: "×", statistics: dropInRun.ratio,
-            notes: ["what": "for information: AsyncStream(unfolding:) alone costs about a third more than the plain stream"]))
+        results.append(
+            BenchmarkResult(
+                name: "concurrency.dropInStream.diagnosed", unit: "ns/element", statistics: dropInRun.instrumented,
+                notes: [
+                    "what":
+                        "AsyncStream.makeDiagnosedStream: a plain AsyncStream (through AsyncStream(unfolding:)) and a checking continuation"
+                ]))
+        results.append(
+            BenchmarkResult(
+                name: "concurrency.dropInStream.ratio", unit: "×", statistics: dropInRun.ratio,
+                notes: [
+                    "what":
+                        "for information: AsyncStream(unfolding:) alone costs about a third more than the plain stream"
+                ]))
 
         // Jobs of a test, as in a user's test run: the executor made in the test and its jobs
         // awaited in it (so a job's test is the thread's, set while the job that enqueued it
@@ -146,7 +157,8 @@ enum ConcurrencyBenchmarks {
         let jobRun = TestIdentity.$current.withValue(checkpoint.test) {
             let diagnostic = DiagnosticTaskExecutor("bench", engine: engine)
             return Measure.paired(
-                repetitions: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance,
+                repetitions: context.repetitions, maximum: context.maximumRepetitions,
+                tolerance: context.settledTolerance,
                 baseline: { blocking { await jobs(jobCount, on: plain) } },
                 instrumented: { blocking { await jobs(jobCount, on: diagnostic) } })
         }
@@ -157,14 +169,23 @@ enum ConcurrencyBenchmarks {
             baseline: { blocking { await jobs(jobCount, on: plain) } },
             instrumented: { blocking { await jobs(jobCount, on: outsideTests) } })
         results.append(BenchmarkResult(name: "concurrency.executor.plain", unit: "ns/job", statistics: jobRun.baseline))
-        results.append(BenchmarkResult(
-            name: "concurrency.executor.diagnosed", unit: "ns/job", statistics: jobRun.instrumented,
-            notes: ["what": "Task.yield() in a test's task that prefers the executor: one job each, counted, timed, attributed, 32-frame stacks"]))
-        results.append(BenchmarkResult(
-            name: "concurrency.executor.ratio", unit: "×", statistics: jobRun.ratio, target: .atMost(1.30)))
-        results.append(BenchmarkResult(
-            name: "concurrency.executor.outsideTestsRatio", unit: "×", statistics: outsideRun.ratio,
-            notes: ["what": "the same outside any test, for information: each job reads the task-local test that is not set"]))
+        results.append(
+            BenchmarkResult(
+                name: "concurrency.executor.diagnosed", unit: "ns/job", statistics: jobRun.instrumented,
+                notes: [
+                    "what":
+                        "Task.yield() in a test's task that prefers the executor: one job each, counted, timed, attributed, 32-frame stacks"
+                ]))
+        results.append(
+            BenchmarkResult(
+                name: "concurrency.executor.ratio", unit: "×", statistics: jobRun.ratio, target: .atMost(1.30)))
+        results.append(
+            BenchmarkResult(
+                name: "concurrency.executor.outsideTestsRatio", unit: "×", statistics: outsideRun.ratio,
+                notes: [
+                    "what":
+                        "the same outside any test, for information: each job reads the task-local test that is not set"
+                ]))
         return results
     }
 }

@@ -29,7 +29,8 @@ enum LedgerBenchmarks {
                         start.wait()
                         for _ in 0..<(operations / 16) {
                             for _ in 0..<16 {
-                                window.append(ledger.register(kind: .subscription, label: label, stack: .none, test: .none))
+                                window.append(
+                                    ledger.register(kind: .subscription, label: label, stack: .none, test: .none))
                             }
                             for token in window { ledger.unregister(token) }
                             window.removeAll(keepingCapacity: true)
@@ -49,14 +50,16 @@ enum LedgerBenchmarks {
         }
         var results: [BenchmarkResult] = []
         for threads in [1, 2, 4] {
-            results.append(BenchmarkResult(
-                name: "ledger.threads\(threads)", unit: "ns/op", statistics: Statistics(perThreads[threads]!),
-                notes: ["cores": "\(cores)"]))
+            results.append(
+                BenchmarkResult(
+                    name: "ledger.threads\(threads)", unit: "ns/op", statistics: Statistics(perThreads[threads]!),
+                    notes: ["cores": "\(cores)"]))
         }
         let scaling = zip(perThreads[4]!, perThreads[1]!).map { $0 / $1 }
-        results.append(BenchmarkResult(
-            name: "ledger.scaling4vs1", unit: "×", statistics: Statistics(scaling), target: .atMost(3),
-            notes: ["cores": "\(cores)"]))
+        results.append(
+            BenchmarkResult(
+                name: "ledger.scaling4vs1", unit: "×", statistics: Statistics(scaling), target: .atMost(3),
+                notes: ["cores": "\(cores)"]))
         return results
     }
 }

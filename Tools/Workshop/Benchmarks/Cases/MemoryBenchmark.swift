@@ -31,16 +31,19 @@ enum MemoryBenchmark {
             tokens.reserveCapacity(count)
             let before = residentBytes()
             for index in 0..<count {
-                tokens.append(ledger.register(
-                    kind: .subscription, label: labels[index % 10], stack: sites[index % 1_000], test: .none))
+                tokens.append(
+                    ledger.register(
+                        kind: .subscription, label: labels[index % 10], stack: sites[index % 1_000], test: .none))
             }
             let after = residentBytes()
             samples.append(Double(after - before) / Double(count))
             blackHole(tokens)
             for token in tokens { ledger.unregister(token) }
         }
-        return [BenchmarkResult(
-            name: "memory.perLiveResource", unit: "bytes/resource", statistics: Statistics(samples),
-            target: .atMost(128), notes: ["alive": "\(count)", "sites": "1000"])]
+        return [
+            BenchmarkResult(
+                name: "memory.perLiveResource", unit: "bytes/resource", statistics: Statistics(samples),
+                target: .atMost(128), notes: ["alive": "\(count)", "sites": "1000"])
+        ]
     }
 }

@@ -26,10 +26,11 @@ enum ReportBenchmarks {
         let stacks = (0..<4).map { site(engine, $0) }
         let kinds: [FindingKind] = [.valueAfterTermination, .demandExceeded, .leakedSubscription, .wrongThread]
         for index in 0..<count {
-            engine.record(FindingDraft(
-                kind: kinds[index % 4], message: "finding \(index % 97) of the benchmark report",
-                label: "stream-\(index % 50)", test: TestIdentity(name: "BenchTests.test\(index % 200)()"),
-                allocationStack: stacks[index % 4], capturesEventStack: false, details: ["index": "\(index % 13)"]))
+            engine.record(
+                FindingDraft(
+                    kind: kinds[index % 4], message: "finding \(index % 97) of the benchmark report",
+                    label: "stream-\(index % 50)", test: TestIdentity(name: "BenchTests.test\(index % 200)()"),
+                    allocationStack: stacks[index % 4], capturesEventStack: false, details: ["index": "\(index % 13)"]))
         }
         return engine
     }
@@ -80,7 +81,8 @@ enum ReportBenchmarks {
                 let start = now()
                 let status = ReactiveDiag.run(arguments: arguments, stdout: DiscardingSink(), stderr: DiscardingSink())
                 precondition(status <= 1, "reactive-diag \(command) failed on the benchmark report")
-                (command == "show" ? { shows.append(Double(now() - start) / 1e9) } : { gates.append(Double(now() - start) / 1e9) })()
+                (command == "show"
+                    ? { shows.append(Double(now() - start) / 1e9) } : { gates.append(Double(now() - start) / 1e9) })()
             }
         }
         return [

@@ -16,7 +16,8 @@ enum RetainPathBenchmarks {
         private(set) var sink: Subscribers.Sink<[String], Never>?
 
         init() {
-            let sink = Subscribers.Sink<[String], Never>(receiveCompletion: { _ in }, receiveValue: { self.headlines = $0 })
+            let sink = Subscribers.Sink<[String], Never>(
+                receiveCompletion: { _ in }, receiveValue: { self.headlines = $0 })
             subject.subscribe(sink)
             AnyCancellable(sink).store(in: &cancellables)
             self.sink = sink
@@ -35,12 +36,13 @@ enum RetainPathBenchmarks {
         #if os(Linux)
         _ = malloc_trim(0)
         #endif
-        let engine = DiagnosticsEngine(configuration: {
-            var configuration = Configuration()
-            configuration.writesReport = false
-            configuration.printsSummary = false
-            return configuration
-        }())
+        let engine = DiagnosticsEngine(
+            configuration: {
+                var configuration = Configuration()
+                configuration.writesReport = false
+                configuration.printsSummary = false
+                return configuration
+            }())
         let models = (0..<20).map { _ in LeakingViewModel() }
         let sinks = models.compactMap(\.sink)
         // The first explanation in a process also symbolizes the closure (llvm-symbolizer).
@@ -79,9 +81,13 @@ enum RetainPathBenchmarks {
         return [
             BenchmarkResult(
                 name: "retainPaths.cycle", unit: "ms/leak", statistics: Statistics(cycle), target: .atMost(10),
-                notes: ["verdict": first.verdict.rawValue, "objects": "\(objects)", "first in the process (ms)": String(format: "%.1f", cold)]),
+                notes: [
+                    "verdict": first.verdict.rawValue, "objects": "\(objects)",
+                    "first in the process (ms)": String(format: "%.1f", cold),
+                ]),
             BenchmarkResult(
-                name: "retainPaths.heldByAGlobal", unit: "ms/leak", statistics: Statistics(global), target: .atMost(250),
+                name: "retainPaths.heldByAGlobal", unit: "ms/leak", statistics: Statistics(global),
+                target: .atMost(250),
                 notes: [
                     "holder": holder, "resident memory (MB)": "\(MemoryBenchmark.residentBytes() / 1_000_000)",
                     "first in the process (ms)": String(format: "%.1f", firstScan),

@@ -10,7 +10,9 @@ enum SchedulerBenchmarks {
     /// Schedules `count` actions on `scheduler` (with `options`) and waits until the last has
     /// run; ns per action.
     @inline(never)
-    static func scheduleAndRun<S: Scheduler>(_ count: Int, on scheduler: S, options: S.SchedulerOptions? = nil) -> Double {
+    static func scheduleAndRun<S: Scheduler>(
+        _ count: Int, on scheduler: S, options: S.SchedulerOptions? = nil
+    ) -> Double {
         let done = DispatchSemaphore(value: 0)
         let counter = CombineBenchmarks.Sum()
         return Measure.batch(count) {
@@ -28,7 +30,9 @@ enum SchedulerBenchmarks {
     /// resumes it and waits for the last: ns per action for scheduling alone and for running
     /// alone, each thread's work without the other's in its way (`--profile schedulerSplit`).
     @inline(never)
-    static func scheduleThenRun<S: Scheduler>(_ count: Int, on scheduler: S, suspending queue: DispatchQueue) -> (schedule: Double, run: Double) {
+    static func scheduleThenRun<S: Scheduler>(
+        _ count: Int, on scheduler: S, suspending queue: DispatchQueue
+    ) -> (schedule: Double, run: Double) {
         let done = DispatchSemaphore(value: 0)
         let counter = CombineBenchmarks.Sum()
         queue.suspend()
@@ -66,8 +70,10 @@ enum SchedulerBenchmarks {
         let queue = DispatchQueue(label: "benchmark.scheduler")
         // What the target covers: counts, pending work, latency histogram, thread check. The
         // scheduling stack (for findings) is measured separately.
-        let counting = queue.diagnosed("benchmark", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
-        let stacked = queue.diagnosed("benchmark", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: true))
+        let counting = queue.diagnosed(
+            "benchmark", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: false))
+        let stacked = queue.diagnosed(
+            "benchmark", expecting: .offMainQueue, engine: CombineBenchmarks.engine(stacks: true))
         _ = scheduleAndRun(count / 10, on: queue)
         _ = scheduleAndRun(count / 10, on: counting)
         _ = scheduleAndRun(count / 10, on: stacked)
@@ -86,7 +92,9 @@ enum SchedulerBenchmarks {
         // run. A batch takes a tenth of a second, so it may take three times the samples.
         // (A sample as the median of three batches of each in a row was tried: no narrower,
         // and higher, as if what ran just before a batch set its pace.)
-        _ = Measure.rounds(minimum: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance) { _ in
+        _ = Measure.rounds(
+            minimum: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance
+        ) { _ in
             tripsPlain.append(roundTrips(trips, on: queue))
             tripsDiagnosed.append(roundTrips(trips, on: counting))
             tripsStacks.append(roundTrips(trips, on: stacked))
@@ -113,26 +121,33 @@ enum SchedulerBenchmarks {
             return diagnosed[diagnosed.count - 1] / plain[plain.count - 1]
         }
         return [
-            BenchmarkResult(name: "scheduler.roundTrip.plain", unit: "ns/action", statistics: Statistics(tripsPlain),
-                            notes: ["what": "schedule one action on a DispatchQueue, wait until it has run"]),
-            BenchmarkResult(name: "scheduler.roundTrip.diagnosed", unit: "ns/action", statistics: Statistics(tripsDiagnosed)),
             BenchmarkResult(
-                name: "scheduler.roundTrip.ratio", unit: "×", statistics: Statistics(zip(tripsDiagnosed, tripsPlain).map { $0 / $1 }),
-                target: .atMost(1.20), notes: ["what": "counts, pending action, latency and duration histograms, thread check"]),
+                name: "scheduler.roundTrip.plain", unit: "ns/action", statistics: Statistics(tripsPlain),
+                notes: ["what": "schedule one action on a DispatchQueue, wait until it has run"]),
+            BenchmarkResult(
+                name: "scheduler.roundTrip.diagnosed", unit: "ns/action", statistics: Statistics(tripsDiagnosed)),
+            BenchmarkResult(
+                name: "scheduler.roundTrip.ratio", unit: "×",
+                statistics: Statistics(zip(tripsDiagnosed, tripsPlain).map { $0 / $1 }),
+                target: .atMost(1.20),
+                notes: ["what": "counts, pending action, latency and duration histograms, thread check"]),
             BenchmarkResult(
                 name: "scheduler.roundTrip.withStacksRatio", unit: "×",
                 statistics: Statistics(zip(tripsStacks, tripsPlain).map { $0 / $1 }),
                 notes: ["what": "the same plus a 32-frame scheduling stack per action"]),
-            BenchmarkResult(name: "scheduler.batch.plain", unit: "ns/action", statistics: Statistics(plain),
-                            notes: ["what": "schedule 200,000 actions back to back, then wait for the last"]),
+            BenchmarkResult(
+                name: "scheduler.batch.plain", unit: "ns/action", statistics: Statistics(plain),
+                notes: ["what": "schedule 200,000 actions back to back, then wait for the last"]),
             BenchmarkResult(
                 name: "scheduler.batch.diagnosed", unit: "ns/action", statistics: Statistics(diagnosed)),
             BenchmarkResult(
                 name: "scheduler.batch.ratio", unit: "×", statistics: Statistics(zip(diagnosed, plain).map { $0 / $1 }),
                 target: .atMost(1.20),
                 notes: [
-                    "what": "throughput of a batch scheduled back to back; every pending action is live in the scheduling thread's lane, found by checkpoints; each is handed to the queue as it is (dispatch_async_f), where the plain queue makes a block of each closure (throughDispatchRatio: the same through DispatchQueue.async)",
-                    "pace": "the queue's thread sleeps each time it catches up, and the wake-ups set the pace: the ratio grows with what scheduling costs more than running (a 40 ns wait added to every run took it from 1.2 to 1.0-1.15); --profile schedulerSplit times each side apart",
+                    "what":
+                        "throughput of a batch scheduled back to back; every pending action is live in the scheduling thread's lane, found by checkpoints; each is handed to the queue as it is (dispatch_async_f), where the plain queue makes a block of each closure (throughDispatchRatio: the same through DispatchQueue.async)",
+                    "pace":
+                        "the queue's thread sleeps each time it catches up, and the wake-ups set the pace: the ratio grows with what scheduling costs more than running (a 40 ns wait added to every run took it from 1.2 to 1.0-1.15); --profile schedulerSplit times each side apart",
                 ]),
             BenchmarkResult(
                 name: "scheduler.batch.withStacksRatio", unit: "×",
@@ -141,7 +156,10 @@ enum SchedulerBenchmarks {
             BenchmarkResult(
                 name: "scheduler.batch.throughDispatchRatio", unit: "×",
                 statistics: Statistics(zip(withOptions, plain).map { $0 / $1 }),
-                notes: ["what": "the counting batch with options, so each action goes to DispatchQueue.async as a closure (a block made and released per action, as the plain queue's): the instrumentation's own cost; for information"]),
+                notes: [
+                    "what":
+                        "the counting batch with options, so each action goes to DispatchQueue.async as a closure (a block made and released per action, as the plain queue's): the instrumentation's own cost; for information"
+                ]),
         ]
     }
 }

@@ -56,10 +56,12 @@ enum SuiteBenchmarks {
         var buggy = environment
         buggy["DEMO_FIXED"] = "0"
         return [
-            Suite(name: "demo", what: "Examples/Demo's tests (XCTest + Swift Testing), the fixed app",
-                  commands: commands, environment: fixed, hasTargets: true),
-            Suite(name: "demoBuggy", what: "the same tests on the buggy app: each leak waits for the settle time",
-                  commands: commands, environment: buggy, hasTargets: false),
+            Suite(
+                name: "demo", what: "Examples/Demo's tests (XCTest + Swift Testing), the fixed app",
+                commands: commands, environment: fixed, hasTargets: true),
+            Suite(
+                name: "demoBuggy", what: "the same tests on the buggy app: each leak waits for the settle time",
+                commands: commands, environment: buggy, hasTargets: false),
         ]
     }
 
@@ -81,7 +83,8 @@ enum SuiteBenchmarks {
     }
 
     static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {
-        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("rd-suite-benchmark-\(getpid())").path
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("rd-suite-benchmark-\(getpid())")
+            .path
         try? FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: reports) }
         // Each sample is several runs, alternating without and with diagnostics.
@@ -95,7 +98,8 @@ enum SuiteBenchmarks {
             var diagnosedPeak: [Double] = []
             // A suite with a target is measured again while its ratio's median is not settled.
             let maximum = suite.hasTargets ? context.maximumRepetitions : context.repetitions
-            _ = Measure.rounds(minimum: context.repetitions, maximum: maximum, tolerance: context.settledTolerance) { repetition in
+            _ = Measure.rounds(minimum: context.repetitions, maximum: maximum, tolerance: context.settledTolerance) {
+                repetition in
                 var seconds = (plain: 0.0, diagnosed: 0.0)
                 var peaks = (plain: 0, diagnosed: 0)
                 for run in 0..<runsPerSample {
@@ -117,25 +121,34 @@ enum SuiteBenchmarks {
                 return seconds.diagnosed / seconds.plain
             }
             let prefix = "suites.\(suite.name)"
-            results.append(BenchmarkResult(
-                name: "\(prefix).plain", unit: "s/run", statistics: Statistics(plain),
-                notes: ["what": suite.what + ", without diagnostics"]))
-            results.append(BenchmarkResult(name: "\(prefix).diagnosed", unit: "s/run", statistics: Statistics(diagnosed)))
-            results.append(BenchmarkResult(
-                name: "\(prefix).wallRatio", unit: "×", statistics: Statistics(zip(diagnosed, plain).map { $0 / $1 }),
-                target: suite.hasTargets ? .atMost(1.25) : nil))
+            results.append(
+                BenchmarkResult(
+                    name: "\(prefix).plain", unit: "s/run", statistics: Statistics(plain),
+                    notes: ["what": suite.what + ", without diagnostics"]))
+            results.append(
+                BenchmarkResult(name: "\(prefix).diagnosed", unit: "s/run", statistics: Statistics(diagnosed)))
+            results.append(
+                BenchmarkResult(
+                    name: "\(prefix).wallRatio", unit: "×",
+                    statistics: Statistics(zip(diagnosed, plain).map { $0 / $1 }),
+                    target: suite.hasTargets ? .atMost(1.25) : nil))
             guard !(plainPeak + diagnosedPeak).contains(0) else {
-                warn("\(suite.name): no peak memory rows: the test processes' peaks could not be read (tracing a child is not permitted here)")
+                warn(
+                    "\(suite.name): no peak memory rows: the test processes' peaks could not be read (tracing a child is not permitted here)"
+                )
                 continue
             }
-            results.append(BenchmarkResult(
-                name: "\(prefix).peakMemoryPlain", unit: "MiB", statistics: Statistics(plainPeak)))
-            results.append(BenchmarkResult(
-                name: "\(prefix).peakMemoryDiagnosed", unit: "MiB", statistics: Statistics(diagnosedPeak)))
-            results.append(BenchmarkResult(
-                name: "\(prefix).peakMemoryAdded", unit: "MiB",
-                statistics: Statistics(zip(diagnosedPeak, plainPeak).map { $0 - $1 }),
-                target: suite.hasTargets ? .atMost(50) : nil))
+            results.append(
+                BenchmarkResult(
+                    name: "\(prefix).peakMemoryPlain", unit: "MiB", statistics: Statistics(plainPeak)))
+            results.append(
+                BenchmarkResult(
+                    name: "\(prefix).peakMemoryDiagnosed", unit: "MiB", statistics: Statistics(diagnosedPeak)))
+            results.append(
+                BenchmarkResult(
+                    name: "\(prefix).peakMemoryAdded", unit: "MiB",
+                    statistics: Statistics(zip(diagnosedPeak, plainPeak).map { $0 - $1 }),
+                    target: suite.hasTargets ? .atMost(50) : nil))
         }
         return results
     }

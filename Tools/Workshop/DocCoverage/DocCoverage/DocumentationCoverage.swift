@@ -69,17 +69,21 @@ public struct DocumentationCoverage: Sendable {
             guard let location = symbol.location, Self.isWrittenPublicAPI(symbol) else { continue }
             var status = Self.status(of: symbol, at: location, in: module)
             if status != .undocumented, status != .inherited, let key = Self.commentKey(symbol),
-               owners[key] != location.position.line {
-                status = .inherited   // a copy of a comment that sits above another declaration
+                owners[key] != location.position.line
+            {
+                status = .inherited  // a copy of a comment that sits above another declaration
             }
-            entries.append(Entry(
-                path: symbol.pathComponents.joined(separator: "."),
-                kind: symbol.kind.identifier,
-                file: URL(string: location.uri)?.path ?? location.uri,
-                line: location.position.line + 1,
-                status: status))
+            entries.append(
+                Entry(
+                    path: symbol.pathComponents.joined(separator: "."),
+                    kind: symbol.kind.identifier,
+                    file: URL(string: location.uri)?.path ?? location.uri,
+                    line: location.position.line + 1,
+                    status: status))
         }
-        self.entries = entries.sorted { ($0.file ?? "", $0.line ?? 0, $0.path) < ($1.file ?? "", $1.line ?? 0, $1.path) }
+        self.entries = entries.sorted {
+            ($0.file ?? "", $0.line ?? 0, $0.path) < ($1.file ?? "", $1.line ?? 0, $1.path)
+        }
     }
 
     /// Where a comment is: its file and its last line.
@@ -100,7 +104,7 @@ public struct DocumentationCoverage: Sendable {
         var owners: [CommentKey: Int] = [:]
         for symbol in symbols {
             guard let key = commentKey(symbol), let location = symbol.location, location.uri == key.uri,
-                  location.position.line > key.lastLine
+                location.position.line > key.lastLine
             else { continue }
             owners[key] = min(owners[key] ?? .max, location.position.line)
         }
@@ -124,18 +128,20 @@ public struct DocumentationCoverage: Sendable {
         of symbol: SymbolGraph.Symbol, at location: SymbolGraph.Symbol.Location, in module: String
     ) -> Status {
         guard let comment = symbol.docComment,
-              comment.lines.contains(where: { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty })
+            comment.lines.contains(where: { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty })
         else { return .undocumented }
         let ownModule = comment.module == nil || comment.module == module
         let ownFile = comment.uri == nil || comment.uri == location.uri
         var endsAboveDeclaration = true
         if let last = comment.lines.last?.range?.start.line {
-            endsAboveDeclaration = last < location.position.line
+            endsAboveDeclaration =
+                last < location.position.line
                 && location.position.line - last <= maximumAttributeLines + 1
         }
         guard ownModule && ownFile && endsAboveDeclaration else { return .inherited }
         if symbol.pathComponents.count == 1 && typeKinds.contains(symbol.kind.identifier)
-            && !comment.lines.contains(where: { $0.text.trimmingCharacters(in: .whitespaces).hasPrefix("```swift") }) {
+            && !comment.lines.contains(where: { $0.text.trimmingCharacters(in: .whitespaces).hasPrefix("```swift") })
+        {
             return .withoutExample
         }
         return .documented

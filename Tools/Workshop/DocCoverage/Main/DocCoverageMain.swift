@@ -17,7 +17,7 @@ enum DocCoverageMain {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first, arguments.count > 1,
-              !arguments.dropFirst().contains(where: { $0.hasPrefix("-") })
+            !arguments.dropFirst().contains(where: { $0.hasPrefix("-") })
         else { usage() }
         let paths = Array(arguments.dropFirst())
         switch command {
@@ -28,7 +28,8 @@ enum DocCoverageMain {
     }
 
     static func usage() -> Never {
-        printError("usage: doc-coverage symbols <symbol-graph-directory>…  |  doc-coverage topics <Module.doccarchive>…")
+        printError(
+            "usage: doc-coverage symbols <symbol-graph-directory>…  |  doc-coverage topics <Module.doccarchive>…")
         exit(2)
     }
 
@@ -53,12 +54,16 @@ enum DocCoverageMain {
             }
             for entry in coverage.undocumented {
                 let kind = entry.kind.replacingOccurrences(of: "swift.", with: "")
-                let problem = switch entry.status {
-                case .withoutExample: "has no ```swift example in its documentation comment"
-                case .inherited: "has no documentation comment (///) of its own (only its protocol requirement's is inherited)"
-                default: "has no documentation comment (///)"
-                }
-                printError("\(relative(entry.file) ?? module):\(entry.line ?? 0): error: public \(kind) '\(entry.path)' \(problem)")
+                let problem =
+                    switch entry.status {
+                    case .withoutExample: "has no ```swift example in its documentation comment"
+                    case .inherited:
+                        "has no documentation comment (///) of its own (only its protocol requirement's is inherited)"
+                    default: "has no documentation comment (///)"
+                    }
+                printError(
+                    "\(relative(entry.file) ?? module):\(entry.line ?? 0): error: public \(kind) '\(entry.path)' \(problem)"
+                )
             }
             let withoutExample = coverage.entries.filter { $0.status == .withoutExample }.count
             printError(
@@ -82,7 +87,8 @@ enum DocCoverageMain {
             }
             let catalog = "\(topics.module).docc/\(topics.module).md"
             if topics.groups.isEmpty {
-                printError("error: \(topics.module): the landing page has no topics; give \(catalog) a '## Topics' section")
+                printError(
+                    "error: \(topics.module): the landing page has no topics; give \(catalog) a '## Topics' section")
                 passed = false
             }
             for group in topics.automatic {

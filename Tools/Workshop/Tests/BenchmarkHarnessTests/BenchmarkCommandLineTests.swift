@@ -34,7 +34,10 @@ struct BenchmarkCommandLineTests {
         #expect(misspelt.stderr.contains("Unknown option '--repetition'. Did you mean '--repetitions'?"))
         let suite = try await run(["--only", "nope"])
         #expect(suite.code == 64)
-        #expect(suite.stderr.contains("--only 'nope' matches no suite; the suites are capture, ledger, memory, combine, scheduler, concurrency, report"))
+        #expect(
+            suite.stderr.contains(
+                "--only 'nope' matches no suite; the suites are capture, ledger, memory, combine, scheduler, concurrency, report"
+            ))
         let profile = try await run(["--profile", "everything"])
         #expect(profile.code == 64 && profile.stderr.contains("unknown --profile case 'everything'"))
         let zero = try await run(["--repetitions", "0"])
@@ -56,9 +59,10 @@ struct BenchmarkCommandLineTests {
         #expect(quick.stdout.contains("ledger.scaling4vs1"))
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
         let results = try #require(object?["results"] as? [[String: Any]])
-        #expect(results.compactMap { $0["name"] as? String } == [
-            "ledger.threads1", "ledger.threads2", "ledger.threads4", "ledger.scaling4vs1",
-        ])
+        #expect(
+            results.compactMap { $0["name"] as? String } == [
+                "ledger.threads1", "ledger.threads2", "ledger.threads4", "ledger.scaling4vs1",
+            ])
         #expect(object?["repetitions"] as? Int == 1)
     }
 }

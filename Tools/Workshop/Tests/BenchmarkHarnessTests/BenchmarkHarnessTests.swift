@@ -32,8 +32,12 @@ struct BenchmarkHarnessTests {
         var order: [String] = []
         let run = Measure.paired(
             repetitions: 4, maximum: 4, tolerance: 0.03,
-            baseline: { order.append("plain"); return 100 },
-            instrumented: { order.append("ours"); return 110 })
+            baseline: {
+                order.append("plain"); return 100
+            },
+            instrumented: {
+                order.append("ours"); return 110
+            })
         #expect(order == ["plain", "ours", "ours", "plain", "plain", "ours", "ours", "plain"])
         #expect(run.ratio.samples == [1.1, 1.1, 1.1, 1.1] && run.baseline.samples.count == 4)
     }

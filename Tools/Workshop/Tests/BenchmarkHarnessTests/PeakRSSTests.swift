@@ -25,10 +25,12 @@ import Testing
         let directory = try TemporaryDirectory()
         let output = directory.url.appendingPathComponent("peak")
         let run = try await ToolRun.run(
-            helper, arguments: [output.path, "/bin/dd", "if=/dev/zero", "of=/dev/null", "bs=\(Self.blockBytes)", "count=1"],
+            helper,
+            arguments: [output.path, "/bin/dd", "if=/dev/zero", "of=/dev/null", "bs=\(Self.blockBytes)", "count=1"],
             environment: [:])
         #expect(run.code == 0, "\(run.stderr)")
-        let peak = try #require(Int(String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let peak = try #require(
+            Int(String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(peak >= Self.blockBytes, "\(peak)")
         #expect(peak < Self.blockBytes + (64 << 20), "\(peak)")
         withExtendedLifetime(parent) {}
@@ -40,7 +42,8 @@ import Testing
         let output = directory.url.appendingPathComponent("peak").path
         let exited = try await ToolRun.run(helper, arguments: [output, "/bin/sh", "-c", "exit 3"], environment: [:])
         #expect(exited.code == 3)
-        let killed = try await ToolRun.run(helper, arguments: [output, "/bin/sh", "-c", "kill -TERM $$"], environment: [:])
+        let killed = try await ToolRun.run(
+            helper, arguments: [output, "/bin/sh", "-c", "kill -TERM $$"], environment: [:])
         #expect(killed.code == 128 + SIGTERM)
         let usage = try await ToolRun.run(helper, arguments: [], environment: [:])
         #expect(usage.code == 2 && usage.stderr.contains("usage: peak-rss"))

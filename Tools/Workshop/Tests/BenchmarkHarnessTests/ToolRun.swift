@@ -15,7 +15,8 @@ struct ToolRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("toolrun-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("out"), err = directory.appendingPathComponent("err")
+        let out = directory.appendingPathComponent("out")
+        let err = directory.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()

@@ -36,7 +36,8 @@ struct DocumentationCoverageTests {
         let coverage = try Self.coverage([
             Self.symbol("Engine", kind: "swift.struct", comment: Self.engineComment),
             // Equatable's `!=`, given to the type by a protocol extension of the standard library.
-            Self.symbol("Engine.!=(_:_:)", kind: "swift.func.op", comment: nil, usrSuffix: "::SYNTHESIZED::s:6Module6EngineV"),
+            Self.symbol(
+                "Engine.!=(_:_:)", kind: "swift.func.op", comment: nil, usrSuffix: "::SYNTHESIZED::s:6Module6EngineV"),
             // A synthesized `init(from:)`: the compiler wrote it, so it has no location.
             Self.symbol("Engine.init(from:)", kind: "swift.init", comment: nil, hasLocation: false),
             // An extension block: DocC shows the extended type's page, never the block's comment.
@@ -63,8 +64,10 @@ struct DocumentationCoverageTests {
         // The requirement's comment, on line 2 of the same file, copied onto the default
         // implementation declared on line 11.
         let coverage = try Self.coverage([
-            Self.symbol("Observer.didUpdate(_:)", kind: "swift.method", comment: "A finding was updated.", commentLine: 1),
-            Self.symbol("Observer.didRecord(_:)", kind: "swift.method", comment: "A finding was recorded.", commentLine: 9),
+            Self.symbol(
+                "Observer.didUpdate(_:)", kind: "swift.method", comment: "A finding was updated.", commentLine: 1),
+            Self.symbol(
+                "Observer.didRecord(_:)", kind: "swift.method", comment: "A finding was recorded.", commentLine: 9),
         ])
         #expect(coverage.undocumented.map(\.path) == ["Observer.didUpdate(_:)"])
         #expect(coverage.undocumented.first?.status == .inherited)
@@ -75,7 +78,8 @@ struct DocumentationCoverageTests {
         // which the extractor gave the requirement's comment (line 10).
         var requirement = Self.symbol("Observer.didUpdate(_:)", kind: "swift.method", comment: "A finding was updated.")
         requirement["identifier"] = ["precise": "requirement", "interfaceLanguage": "swift"]
-        var implementation = Self.symbol("Observer.didUpdate(_:)", kind: "swift.method", comment: "A finding was updated.")
+        var implementation = Self.symbol(
+            "Observer.didUpdate(_:)", kind: "swift.method", comment: "A finding was updated.")
         implementation["location"] = ["uri": "file:///src/Engine.swift", "position": ["line": 12, "character": 4]]
         let coverage = try Self.coverage([requirement, implementation])
         #expect(coverage.entries.map(\.line) == [11, 13])
@@ -125,7 +129,10 @@ struct DocumentationCoverageTests {
             // The comment's last line sits on `commentLine` (zero-based).
             let texts = comment.split(separator: "\n", omittingEmptySubsequences: false)
             let lines = texts.enumerated().map { index, text -> [String: Any] in
-                ["text": String(text), "range": ["start": ["line": commentLine - (texts.count - 1) + index, "character": 8]]]
+                [
+                    "text": String(text),
+                    "range": ["start": ["line": commentLine - (texts.count - 1) + index, "character": 8]],
+                ]
             }
             var docComment: [String: Any] = ["lines": lines]
             if let commentModule { docComment["module"] = commentModule }
@@ -140,10 +147,12 @@ struct DocumentationCoverageTests {
 @Suite("Landing page topics")
 struct LandingPageTopicsTests {
     @Test func groupsDocCAddedItselfAreAutomatic() {
-        let topics = LandingPageTopics(module: "Module", groups: [
-            .init(title: "Essentials", identifiers: ["doc://Module/documentation/Module/Engine"], generated: nil),
-            .init(title: "Structures", identifiers: ["doc://Module/documentation/Module/Ledger"], generated: true),
-        ])
+        let topics = LandingPageTopics(
+            module: "Module",
+            groups: [
+                .init(title: "Essentials", identifiers: ["doc://Module/documentation/Module/Engine"], generated: nil),
+                .init(title: "Structures", identifiers: ["doc://Module/documentation/Module/Ledger"], generated: true),
+            ])
         #expect(topics.automatic.map(\.title) == ["Structures"])
     }
 

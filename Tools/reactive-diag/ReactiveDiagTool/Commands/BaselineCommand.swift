@@ -21,8 +21,9 @@ struct BaselineCommand: ParsableCommand, ToolCommand {
         let (report, _) = try input.load(in: context)
         let baseline = Baseline(accepting: report)
         try OutputFile.write(try baseline.encoded(), to: output, in: context)
-        context.stderr.write("reactive-diag: accepted \(Formatting.count(baseline.entries.count, "fingerprint")) "
-            + "(\(Formatting.count(report.findings.filter(\.isActive).count, "finding"))) in \(output)\n")
+        context.stderr.write(
+            "reactive-diag: accepted \(Formatting.count(baseline.entries.count, "fingerprint")) "
+                + "(\(Formatting.count(report.findings.filter(\.isActive).count, "finding"))) in \(output)\n")
         return ExitStatus.success
     }
 }

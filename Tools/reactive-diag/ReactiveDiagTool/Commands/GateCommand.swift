@@ -22,13 +22,17 @@ struct GateCommand: ParsableCommand, ToolCommand {
     @Option(help: ArgumentHelp("Accepted findings (written by `reactive-diag baseline`).", valueName: "file"))
     var baseline: String?
 
-    @Option(name: .customLong("fail-on"), help: ArgumentHelp(
-        "What fails: a severity threshold (error, warning, info) and/or finding kinds, comma-separated.",
-        valueName: "kinds|severity"))
+    @Option(
+        name: .customLong("fail-on"),
+        help: ArgumentHelp(
+            "What fails: a severity threshold (error, warning, info) and/or finding kinds, comma-separated.",
+            valueName: "kinds|severity"))
     var failOn = "error"
 
-    @Option(name: .customLong("max-live"), help: ArgumentHelp(
-        "Fail when more than this many resources were alive at the end.", valueName: "n"))
+    @Option(
+        name: .customLong("max-live"),
+        help: ArgumentHelp(
+            "Fail when more than this many resources were alive at the end.", valueName: "n"))
     var maxLive: Int?
 
     @Option(help: ArgumentHelp("Write the new findings as SARIF 2.1.0 to this file.", valueName: "file"))
@@ -40,13 +44,17 @@ struct GateCommand: ParsableCommand, ToolCommand {
     @Flag(name: .customLong("github-annotations"), help: "Print GitHub Actions annotations on standard output.")
     var githubAnnotations = false
 
-    @Option(name: .customLong("max-annotations"), help: ArgumentHelp(
-        "At most this many annotations (GitHub shows few per step).", valueName: "n"))
+    @Option(
+        name: .customLong("max-annotations"),
+        help: ArgumentHelp(
+            "At most this many annotations (GitHub shows few per step).", valueName: "n"))
     var maxAnnotations = 50
 
-    @Option(name: .customLong("source-root"), help: ArgumentHelp(
-        "Make source paths in SARIF, JUnit, annotations and the job summary relative to this directory (default: the working directory).",
-        valueName: "dir"))
+    @Option(
+        name: .customLong("source-root"),
+        help: ArgumentHelp(
+            "Make source paths in SARIF, JUnit, annotations and the job summary relative to this directory (default: the working directory).",
+            valueName: "dir"))
     var sourceRoot: String?
 
     @Option(help: "When to colour the verdict: auto (on a terminal, unless NO_COLOR is set), always, never.")
@@ -69,7 +77,8 @@ struct GateCommand: ParsableCommand, ToolCommand {
         let evaluation = GateEvaluation(
             report: report, baseline: accepted, policy: policy, maxLive: maxLive, liveTotal: live.total)
         let root = sourceRoot.map { context.url(for: $0).path } ?? context.currentDirectory
-        var facts = GateFacts(evaluation: evaluation, stacks: stacks, paths: SourcePaths(root: root), liveSites: live.sites)
+        var facts = GateFacts(
+            evaluation: evaluation, stacks: stacks, paths: SourcePaths(root: root), liveSites: live.sites)
         if let sarif {
             try OutputFile.write(try SARIFWriter.encode(SARIFWriter.log(for: &facts)), to: sarif, in: context)
         }

@@ -3,13 +3,16 @@ import ReactiveDiagnosticsReport
 
 /// The reports a command reads: files or directories, and the size limit.
 struct InputOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp(
-        "Report files, or directories (every *.json report in them, sorted by name). Several are merged.",
-        valueName: "report"))
+    @Argument(
+        help: ArgumentHelp(
+            "Report files, or directories (every *.json report in them, sorted by name). Several are merged.",
+            valueName: "report"))
     var reports: [String]
 
-    @Option(name: .customLong("max-input-mb"), help: ArgumentHelp(
-        "Refuse report files larger than this many MiB.", valueName: "MiB"))
+    @Option(
+        name: .customLong("max-input-mb"),
+        help: ArgumentHelp(
+            "Refuse report files larger than this many MiB.", valueName: "MiB"))
     var maxInputMB = 1024
 
     func validate() throws {
@@ -34,16 +37,22 @@ struct InputOptions: ParsableArguments {
 
 /// `--kind`, `--test`, `--label`, `--severity`, `--include-suppressed`.
 struct FilterOptions: ParsableArguments {
-    @Option(name: .customLong("kind"), help: ArgumentHelp(
-        "Show only findings of these kinds (repeatable, or comma-separated).", valueName: "kind"))
+    @Option(
+        name: .customLong("kind"),
+        help: ArgumentHelp(
+            "Show only findings of these kinds (repeatable, or comma-separated).", valueName: "kind"))
     var kinds: [String] = []
 
-    @Option(name: .customLong("test"), help: ArgumentHelp(
-        "Show only findings of tests whose name contains this text (repeatable).", valueName: "text"))
+    @Option(
+        name: .customLong("test"),
+        help: ArgumentHelp(
+            "Show only findings of tests whose name contains this text (repeatable).", valueName: "text"))
     var tests: [String] = []
 
-    @Option(name: .customLong("label"), help: ArgumentHelp(
-        "Show only findings whose label contains this text (repeatable).", valueName: "text"))
+    @Option(
+        name: .customLong("label"),
+        help: ArgumentHelp(
+            "Show only findings whose label contains this text (repeatable).", valueName: "text"))
     var labels: [String] = []
 
     @Option(name: .customLong("severity"), help: "Show only findings at least this severe.")

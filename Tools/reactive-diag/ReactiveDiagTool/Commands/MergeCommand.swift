@@ -30,9 +30,10 @@ struct MergeCommand: ParsableCommand, ToolCommand {
             throw ToolError("\(output): the merged report would be invalid: \(problem)")
         }
         try OutputFile.write(try merged.encoded(prettyPrinted: pretty), to: output, in: context)
-        context.stderr.write("reactive-diag: merged \(Formatting.count(reports.count, "report")) "
-            + "(\(Formatting.count(merged.findings.count, "finding")), \(Formatting.count(merged.stacks.count, "stack")), "
-            + "\(Formatting.count(merged.run.processCount, "process", "processes"))) into \(output)\n")
+        context.stderr.write(
+            "reactive-diag: merged \(Formatting.count(reports.count, "report")) "
+                + "(\(Formatting.count(merged.findings.count, "finding")), \(Formatting.count(merged.stacks.count, "stack")), "
+                + "\(Formatting.count(merged.run.processCount, "process", "processes"))) into \(output)\n")
         return ExitStatus.success
     }
 }

@@ -23,8 +23,10 @@ struct ShowCommand: ParsableCommand, ToolCommand {
     @Option(help: "When to colour the text view: auto (on a terminal, unless NO_COLOR is set), always, never.")
     var color: ColorChoice = .auto
 
-    @Option(name: .customLong("top-sites"), help: ArgumentHelp(
-        "How many live allocation sites the text summary lists.", valueName: "n"))
+    @Option(
+        name: .customLong("top-sites"),
+        help: ArgumentHelp(
+            "How many live allocation sites the text summary lists.", valueName: "n"))
     var topSites = 10
 
     @OptionGroup var symbolization: SymbolizationOptions

@@ -10,12 +10,16 @@ struct SymbolizationOptions: ParsableArguments {
     @Flag(name: .customLong("no-symbolize"), help: "Do not run llvm-symbolizer, even when it is on PATH.")
     var noSymbolize = false
 
-    @Option(name: .customLong("symbolizer"), help: ArgumentHelp(
-        "The llvm-symbolizer to run (default: the one on PATH).", valueName: "path"))
+    @Option(
+        name: .customLong("symbolizer"),
+        help: ArgumentHelp(
+            "The llvm-symbolizer to run (default: the one on PATH).", valueName: "path"))
     var symbolizer: String?
 
-    @Option(name: .customLong("symbolizer-timeout"), help: ArgumentHelp(
-        "Seconds llvm-symbolizer may take per binary.", valueName: "seconds"))
+    @Option(
+        name: .customLong("symbolizer-timeout"),
+        help: ArgumentHelp(
+            "Seconds llvm-symbolizer may take per binary.", valueName: "seconds"))
     var timeout: Double = 30
 
     func validate() throws {

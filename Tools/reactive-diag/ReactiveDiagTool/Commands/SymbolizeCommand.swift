@@ -21,16 +21,22 @@ struct SymbolizeCommand: ParsableCommand, ToolCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the symbolized report.", valueName: "file"))
     var output: String
 
-    @Option(name: .customLong("symbolizer"), help: ArgumentHelp(
-        "The llvm-symbolizer to run (default: the one on PATH).", valueName: "path"))
+    @Option(
+        name: .customLong("symbolizer"),
+        help: ArgumentHelp(
+            "The llvm-symbolizer to run (default: the one on PATH).", valueName: "path"))
     var symbolizer: String?
 
-    @Option(name: .customLong("symbolizer-timeout"), help: ArgumentHelp(
-        "Seconds llvm-symbolizer may take per binary.", valueName: "seconds"))
+    @Option(
+        name: .customLong("symbolizer-timeout"),
+        help: ArgumentHelp(
+            "Seconds llvm-symbolizer may take per binary.", valueName: "seconds"))
     var timeout: Double = 30
 
-    @Option(name: .customLong("max-input-mb"), help: ArgumentHelp(
-        "Refuse report files larger than this many MiB.", valueName: "MiB"))
+    @Option(
+        name: .customLong("max-input-mb"),
+        help: ArgumentHelp(
+            "Refuse report files larger than this many MiB.", valueName: "MiB"))
     var maxInputMB = 1024
 
     @Flag(help: "Indent the JSON for people to read.")
@@ -43,23 +49,27 @@ struct SymbolizeCommand: ParsableCommand, ToolCommand {
 
     func execute(in context: ToolContext) throws -> Int32 {
         guard let url = try SymbolizationOptions.locate(explicit: symbolizer, in: context) else {
-            throw ToolError("llvm-symbolizer: not found on PATH; install LLVM (the Swift toolchain ships it) "
-                + "or pass --symbolizer PATH")
+            throw ToolError(
+                "llvm-symbolizer: not found on PATH; install LLVM (the Swift toolchain ships it) "
+                    + "or pass --symbolizer PATH")
         }
         var (loaded, _) = try ReportInputs.load(
             [report], maxBytes: ReportInputs.bytes(mebibytes: maxInputMB), in: context)
-        let demangler = SymbolizerLocator.onPath("swift-demangle", environment: context.environment)
+        let demangler =
+            SymbolizerLocator.onPath("swift-demangle", environment: context.environment)
             ?? Self.sibling("swift-demangle", of: url)
         let resolver = SourceLineResolver(symbolizer: url, timeout: timeout)
-        let fill = loaded.fillSourceLines(with: resolver, verifyBuildIDs: true, fillFunctions: true, demangler: demangler)
+        let fill = loaded.fillSourceLines(
+            with: resolver, verifyBuildIDs: true, fillFunctions: true, demangler: demangler)
         fill.notes.forEach(context.note)
         // The output is a report of the current version, saying how complete its lines now are.
         loaded.schemaVersion = DiagnosticsReport.currentSchemaVersion
         loaded.recordSourceLines(resolver: resolver, fill: fill)
         try OutputFile.write(try loaded.encoded(prettyPrinted: pretty), to: output, in: context)
-        context.stderr.write("reactive-diag: resolved file:line for \(fill.resolvedFrames) of "
-            + "\(Formatting.count(fill.candidateFrames, "frame")) in "
-            + "\(Formatting.count(fill.images, "binary", "binaries")); wrote \(output)\n")
+        context.stderr.write(
+            "reactive-diag: resolved file:line for \(fill.resolvedFrames) of "
+                + "\(Formatting.count(fill.candidateFrames, "frame")) in "
+                + "\(Formatting.count(fill.images, "binary", "binaries")); wrote \(output)\n")
         return ExitStatus.success
     }
 

@@ -123,8 +123,9 @@ public struct Baseline: Codable, Sendable, Equatable {
             throw ToolError("\(displayPath): not a reactive-diag baseline: it has no baselineVersion field")
         }
         guard version == currentVersion else {
-            throw ToolError("\(displayPath): baselineVersion \(version) is not supported "
-                + "(this tool knows version \(currentVersion))")
+            throw ToolError(
+                "\(displayPath): baselineVersion \(version) is not supported "
+                    + "(this tool knows version \(currentVersion))")
         }
         do {
             return try JSONDecoder().decode(Baseline.self, from: data)

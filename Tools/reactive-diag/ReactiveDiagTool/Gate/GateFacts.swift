@@ -57,7 +57,8 @@ struct GateFacts {
     /// top site's stack, else its focus frame.
     mutating func liveSiteFrame() -> FrameView? {
         guard let id = liveSites.first?.stack, let stack = stacks.index.stack(id) else { return nil }
-        let probe = ReportFinding(id: 0, kind: "", severity: .error, message: "", fingerprint: "", policy: "", allocationStack: id)
+        let probe = ReportFinding(
+            id: 0, kind: "", severity: .error, message: "", fingerprint: "", policy: "", allocationStack: id)
         guard let place = FindingPlacement.place(of: probe, stacks: { $0 == id ? stack : nil }) else { return nil }
         return stacks.view(id).map { $0.frames[place.index] }
     }
@@ -69,11 +70,13 @@ struct GateFacts {
 
     /// The one-line message about too many live resources.
     var liveMessage: String {
-        var text = "\(Formatting.count(evaluation.liveTotal, "resource")) alive at the end, "
+        var text =
+            "\(Formatting.count(evaluation.liveTotal, "resource")) alive at the end, "
             + "more than --max-live \(evaluation.maxLive ?? 0)"
         if !liveSites.isEmpty {
             let top = liveSites.prefix(3).map { site in
-                "\(site.count) × \(site.kind) \(Formatting.quoted(site.label))" + (site.location.map { " at \($0)" } ?? "")
+                "\(site.count) × \(site.kind) \(Formatting.quoted(site.label))"
+                    + (site.location.map { " at \($0)" } ?? "")
             }
             text += "; most at: " + top.joined(separator: "; ")
         }

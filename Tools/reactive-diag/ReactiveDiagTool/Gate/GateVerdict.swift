@@ -28,12 +28,14 @@ struct GateVerdict {
         let policy = "(--fail-on \(gate.policy))"
         let against = gate.hasBaseline ? "beyond the baseline" : "(no baseline)"
         if gate.newFindings.isEmpty {
-            lines.append("reactive-diag gate: " + (gate.failed ? style.severity(.error, "FAIL") : style.bold("PASS"))
-                + ": no new findings \(against) \(policy)")
+            lines.append(
+                "reactive-diag gate: " + (gate.failed ? style.severity(.error, "FAIL") : style.bold("PASS"))
+                    + ": no new findings \(against) \(policy)")
         } else {
-            lines.append("reactive-diag gate: " + style.severity(.error, "FAIL") + ": "
-                + "\(Formatting.count(gate.newFindings.count, "new finding")) "
-                + "(\(Formatting.count(gate.newGroups.count, "fingerprint"))) \(against) \(policy)")
+            lines.append(
+                "reactive-diag gate: " + style.severity(.error, "FAIL") + ": "
+                    + "\(Formatting.count(gate.newFindings.count, "new finding")) "
+                    + "(\(Formatting.count(gate.newGroups.count, "fingerprint"))) \(against) \(policy)")
             lines.append("  new:")
             for group in gate.newGroups.prefix(listLimit) {
                 lines += groupLines(group)
@@ -43,16 +45,19 @@ struct GateVerdict {
             }
         }
         if gate.hasBaseline {
-            lines.append("  baseline: \(Formatting.count(gate.matchedFindings, "finding")) "
-                + "\(gate.matchedFindings == 1 ? "matches" : "match") it "
-                + "(\(Formatting.count(gate.matchedFingerprints, "fingerprint"))); "
-                + "\(Formatting.count(gate.fixedEntries.count, "entry", "entries")) fixed since"
-                + (gate.fixedEntries.isEmpty ? "" : " (not seen in this run; drop them by regenerating the baseline):"))
+            lines.append(
+                "  baseline: \(Formatting.count(gate.matchedFindings, "finding")) "
+                    + "\(gate.matchedFindings == 1 ? "matches" : "match") it "
+                    + "(\(Formatting.count(gate.matchedFingerprints, "fingerprint"))); "
+                    + "\(Formatting.count(gate.fixedEntries.count, "entry", "entries")) fixed since"
+                    + (gate.fixedEntries.isEmpty
+                        ? "" : " (not seen in this run; drop them by regenerating the baseline):"))
             for entry in gate.fixedEntries.prefix(listLimit) {
                 lines.append("    " + TerminalText.sanitize("\(entry.fingerprint) \(entry.summary)"))
             }
             if gate.fixedEntries.count > listLimit {
-                lines.append("    … \(Formatting.count(gate.fixedEntries.count - listLimit, "more entry", "more entries"))")
+                lines.append(
+                    "    … \(Formatting.count(gate.fixedEntries.count - listLimit, "more entry", "more entries"))")
             }
         }
         let ignored = gate.ignoredNew
@@ -68,16 +73,18 @@ struct GateVerdict {
         }
         if let maxLive = gate.maxLive {
             let text = "  live at end: \(Formatting.count(gate.liveTotal, "resource")), "
-            lines.append(gate.liveExceeded
-                ? text + style.severity(.error, "more than --max-live \(maxLive)")
-                : text + "within --max-live \(maxLive)")
+            lines.append(
+                gate.liveExceeded
+                    ? text + style.severity(.error, "more than --max-live \(maxLive)")
+                    : text + "within --max-live \(maxLive)")
         }
         return lines
     }
 
     private mutating func groupLines(_ group: FindingGroup) -> [String] {
         let finding = group.representative
-        var line = "    " + style.severity(group.severity, group.severity.rawValue.uppercased()) + " "
+        var line =
+            "    " + style.severity(group.severity, group.severity.rawValue.uppercased()) + " "
             + TerminalText.sanitize(group.kind) + " ×\(group.count)"
         if let label = finding.label { line += " " + TerminalText.sanitize(Formatting.quoted(label)) }
         if let focus = finding.primaryStack.flatMap({ stacks.view($0) })?.focusFrame {

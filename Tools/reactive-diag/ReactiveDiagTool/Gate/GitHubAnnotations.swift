@@ -19,14 +19,17 @@ package enum GitHubAnnotations {
             annotated += 1
         }
         if facts.evaluation.liveExceeded {
-            lines.append("::error title=" + escapeProperty("reactive-diag: live resources at end") + "::"
-                + escapeData(facts.liveMessage))
+            lines.append(
+                "::error title=" + escapeProperty("reactive-diag: live resources at end") + "::"
+                    + escapeData(facts.liveMessage))
         }
         let rest = facts.evaluation.newGroups.count - annotated
         if rest > 0 {
-            lines.append("::notice title=" + escapeProperty("reactive-diag") + "::"
-                + escapeData("\(Formatting.count(rest, "more new fingerprint")) not annotated "
-                    + "(--max-annotations \(limit)); see the SARIF or JUnit report"))
+            lines.append(
+                "::notice title=" + escapeProperty("reactive-diag") + "::"
+                    + escapeData(
+                        "\(Formatting.count(rest, "more new fingerprint")) not annotated "
+                            + "(--max-annotations \(limit)); see the SARIF or JUnit report"))
         }
         return lines
     }
@@ -47,7 +50,8 @@ package enum GitHubAnnotations {
                 if let column = frame.column, column > 0 { properties.append("col=\(column)") }
             }
         }
-        properties.append("title=" + escapeProperty(GateFacts.title(kind: group.kind, label: finding.label) + " (×\(group.count))"))
+        properties.append(
+            "title=" + escapeProperty(GateFacts.title(kind: group.kind, label: finding.label) + " (×\(group.count))"))
         var message: [String] = [finding.message]
         if !group.tests.isEmpty { message.append("tests: " + Formatting.list(group.tests, limit: 5)) }
         message.append("fingerprint: \(group.fingerprint)")

@@ -23,9 +23,11 @@ enum JUnitWriter {
             cases.append(testCase(for: finding, facts: &facts))
         }
         if gate.liveExceeded {
-            cases.append(failedCase(
-                name: GateFacts.title(kind: SARIFWriter.liveRuleID, label: nil), className: "reactive-diag",
-                type: SARIFWriter.liveRuleID, message: facts.liveMessage, escapedBody: XMLText.escape(liveBody(facts))))
+            cases.append(
+                failedCase(
+                    name: GateFacts.title(kind: SARIFWriter.liveRuleID, label: nil), className: "reactive-diag",
+                    type: SARIFWriter.liveRuleID, message: facts.liveMessage,
+                    escapedBody: XMLText.escape(liveBody(facts))))
         }
         let failures = cases.count
         if cases.isEmpty {
@@ -43,7 +45,8 @@ enum JUnitWriter {
     private static func testCase(for finding: ReportFinding, facts: inout GateFacts) -> String {
         var header: [String] = [finding.message]
         if let test = finding.test { header.append("test: \(test)") }
-        header.append("fingerprint: \(finding.fingerprint) · severity: \(finding.severity.rawValue) · finding #\(finding.id)")
+        header.append(
+            "fingerprint: \(finding.fingerprint) · severity: \(finding.severity.rawValue) · finding #\(finding.id)")
         let place = facts.place(of: finding)?.frame
         if let frame = place {
             header.append("where: " + frame.oneLine)
@@ -73,7 +76,8 @@ enum JUnitWriter {
         source: (file: String, line: Int)? = nil
     ) -> String {
         let place = source.map { " file=\"\(XMLText.escape($0.file, attribute: true))\" line=\"\($0.line)\"" } ?? ""
-        return "  <testcase name=\"\(XMLText.escape(name, attribute: true))\" classname=\"\(XMLText.escape(className, attribute: true))\"\(place)>\n"
+        return
+            "  <testcase name=\"\(XMLText.escape(name, attribute: true))\" classname=\"\(XMLText.escape(className, attribute: true))\"\(place)>\n"
             + "    <failure type=\"\(XMLText.escape(type, attribute: true))\" message=\"\(XMLText.escape(message, attribute: true))\">"
             + escapedBody + "</failure>\n"
             + "  </testcase>"

@@ -23,9 +23,11 @@ enum JobSummary {
         let gate = facts.evaluation
         let verdict = gate.failed ? "FAIL" : "PASS"
         let against = gate.hasBaseline ? " beyond the baseline" : ""
-        var lines = ["### reactive-diag gate: \(verdict) — "
-            + "\(Formatting.count(gate.newFindings.count, "new finding")) "
-            + "(\(Formatting.count(gate.newGroups.count, "fingerprint")))\(against)", ""]
+        var lines = [
+            "### reactive-diag gate: \(verdict) — "
+                + "\(Formatting.count(gate.newFindings.count, "new finding")) "
+                + "(\(Formatting.count(gate.newGroups.count, "fingerprint")))\(against)", "",
+        ]
         if !gate.newGroups.isEmpty {
             lines.append("| severity | kind | label | where | tests | count |")
             lines.append("|---|---|---|---|---|---|")
@@ -37,12 +39,15 @@ enum JobSummary {
                 } else if let frame = facts.place(of: finding)?.frame {
                     place = cell(frame.name)
                 }
-                lines.append("| \(group.severity.rawValue) | \(group.kind) | \(finding.label.map(code) ?? "") | \(place) | "
-                    + "\(cell(Formatting.list(group.tests, limit: 3))) | \(group.count) |")
+                lines.append(
+                    "| \(group.severity.rawValue) | \(group.kind) | \(finding.label.map(code) ?? "") | \(place) | "
+                        + "\(cell(Formatting.list(group.tests, limit: 3))) | \(group.count) |")
             }
             if gate.newGroups.count > rowLimit {
                 lines.append("")
-                lines.append("… \(Formatting.count(gate.newGroups.count - rowLimit, "more fingerprint")) in the SARIF and JUnit reports.")
+                lines.append(
+                    "… \(Formatting.count(gate.newGroups.count - rowLimit, "more fingerprint")) in the SARIF and JUnit reports."
+                )
             }
         }
         if gate.liveExceeded {

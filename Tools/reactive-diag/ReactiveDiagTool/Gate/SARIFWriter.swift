@@ -40,11 +40,12 @@ enum SARIFWriter {
             if let frame = facts.liveSiteFrame() {
                 locations.append(location(of: frame, paths: facts.paths, inBinary: true))
             }
-            results.append(SARIFLog.Result(
-                ruleId: liveRuleID, ruleIndex: ruleIndex[liveRuleID] ?? 0, level: "error",
-                message: .init(text: facts.liveMessage), locations: locations,
-                partialFingerprints: [fingerprintKey: liveRuleID], stacks: [], baselineState: "new",
-                properties: .init(count: facts.evaluation.liveTotal, tests: [], labels: [], findingIDs: [])))
+            results.append(
+                SARIFLog.Result(
+                    ruleId: liveRuleID, ruleIndex: ruleIndex[liveRuleID] ?? 0, level: "error",
+                    message: .init(text: facts.liveMessage), locations: locations,
+                    partialFingerprints: [fingerprintKey: liveRuleID], stacks: [], baselineState: "new",
+                    properties: .init(count: facts.evaluation.liveTotal, tests: [], labels: [], findingIDs: [])))
         }
         let driver = SARIFLog.Driver(
             name: "reactive-diag", version: ReactiveDiag.version, semanticVersion: ReactiveDiag.version,
@@ -79,8 +80,11 @@ enum SARIFWriter {
         if id == liveRuleID {
             summary = "More resources were alive at the end of the run than --max-live allows."
             help = .init(
-                text: summary + "\nFix: look at the live allocation sites (reactive-diag show) and release what they hold.",
-                markdown: summary + "\n\n- **Fix:** look at the live allocation sites (`reactive-diag show`) and release what they hold.")
+                text: summary
+                    + "\nFix: look at the live allocation sites (reactive-diag show) and release what they hold.",
+                markdown: summary
+                    + "\n\n- **Fix:** look at the live allocation sites (`reactive-diag show`) and release what they hold."
+            )
         } else if let info {
             summary = info.summary
             help = .init(text: info.helpText, markdown: info.helpMarkdown)
@@ -102,7 +106,8 @@ enum SARIFWriter {
         let finding = group.representative
         var message = finding.message
         if group.count > 1 || !group.tests.isEmpty {
-            message += " (×\(group.count)" + (group.tests.isEmpty ? "" : " in " + Formatting.list(group.tests, limit: 5)) + ")"
+            message +=
+                " (×\(group.count)" + (group.tests.isEmpty ? "" : " in " + Formatting.list(group.tests, limit: 5)) + ")"
         }
         let place = facts.place(of: finding)
         let locations = place.map { [location(of: $0.frame, paths: facts.paths, inBinary: true)] } ?? []
@@ -110,7 +115,8 @@ enum SARIFWriter {
         var seen: Set<String> = place.flatMap { $0.frame.sourceLocation }.map { [$0] } ?? []
         let stacks = facts.stacks(of: finding)
         for entry in stacks {
-            for frame in entry.stack.frames where frame.category == FrameCategory.user.rawValue && (frame.line ?? 0) > 0 {
+            for frame in entry.stack.frames where frame.category == FrameCategory.user.rawValue && (frame.line ?? 0) > 0
+            {
                 guard let source = frame.sourceLocation, seen.insert(source).inserted else { continue }
                 var location = location(of: frame, paths: facts.paths)
                 location.id = related.count
@@ -131,7 +137,8 @@ enum SARIFWriter {
             ruleId: group.kind, ruleIndex: ruleIndex, level: level(group.severity), message: .init(text: message),
             locations: locations, relatedLocations: related.isEmpty ? nil : related,
             partialFingerprints: [fingerprintKey: group.fingerprint], stacks: sarifStacks, baselineState: "new",
-            properties: .init(count: group.count, tests: group.tests, labels: group.labels, findingIDs: group.findingIDs))
+            properties: .init(
+                count: group.count, tests: group.tests, labels: group.labels, findingIDs: group.findingIDs))
     }
 
     /// A frame's location: in its source file when the file is known, else (for a result's own

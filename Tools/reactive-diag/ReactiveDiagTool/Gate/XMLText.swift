@@ -6,7 +6,8 @@ package enum XMLText {
     /// one allocation.
     package static func escape(_ text: String, attribute: Bool = false) -> String {
         let utf8 = text.utf8
-        let needsWork = utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: needsEscape) }
+        let needsWork =
+            utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: needsEscape) }
             ?? utf8.contains(where: needsEscape)
         guard needsWork else { return text }
         var output: [UInt8] = []

@@ -21,13 +21,15 @@ enum HTMLCharts {
         let barWidth = 360
         let rowHeight = 24
         let height = bars.count * rowHeight + 8
-        var svg = "<svg class=\"chart\" id=\"\(id)\" role=\"img\" viewBox=\"0 0 \(labelWidth + barWidth + 60) \(height)\" "
+        var svg =
+            "<svg class=\"chart\" id=\"\(id)\" role=\"img\" viewBox=\"0 0 \(labelWidth + barWidth + 60) \(height)\" "
             + "width=\"\(labelWidth + barWidth + 60)\" height=\"\(height)\" aria-label=\"\(HTMLText.escape(title))\">"
             + "<title>\(HTMLText.escape(title))</title>"
         for (row, bar) in bars.enumerated() {
             let y = row * rowHeight + 4
             let width = max(1, Int((Double(bar.value) / Double(maximum) * Double(barWidth)).rounded()))
-            svg += "<g class=\"bar\"><title>\(HTMLText.escape(bar.tooltip))</title>"
+            svg +=
+                "<g class=\"bar\"><title>\(HTMLText.escape(bar.tooltip))</title>"
                 + "<text x=\"\(labelWidth - 8)\" y=\"\(y + 16)\" text-anchor=\"end\">\(HTMLText.escape(truncated(bar.label, 38)))</text>"
                 + "<rect x=\"\(labelWidth)\" y=\"\(y + 3)\" width=\"\(width)\" height=\"\(rowHeight - 8)\" rx=\"2\"></rect>"
                 + "<text class=\"value\" x=\"\(labelWidth + width + 6)\" y=\"\(y + 16)\">\(bar.value)</text></g>"
@@ -43,14 +45,16 @@ enum HTMLCharts {
             return nil
         }
         let axis = LogAxis(
-            lower: max(1, first.lowerNanos), upper: max(last.upperNanos == UInt64.max ? last.lowerNanos * 2 : last.upperNanos, 2),
+            lower: max(1, first.lowerNanos),
+            upper: max(last.upperNanos == UInt64.max ? last.lowerNanos * 2 : last.upperNanos, 2),
             left: 48, width: 600)
         let plotTop = 40
         let plotHeight = 120
         let baseline = plotTop + plotHeight
         let width = axis.left + axis.width + 20
         let height = baseline + 44
-        var svg = "<svg class=\"chart histogram\" id=\"\(id)\" role=\"img\" viewBox=\"0 0 \(width) \(height)\" "
+        var svg =
+            "<svg class=\"chart histogram\" id=\"\(id)\" role=\"img\" viewBox=\"0 0 \(width) \(height)\" "
             + "width=\"\(width)\" height=\"\(height)\" aria-label=\"\(HTMLText.escape(title))\">"
             + "<title>\(HTMLText.escape(title))</title>"
             + "<text class=\"axis\" x=\"\(axis.left - 6)\" y=\"\(plotTop + 10)\" text-anchor=\"end\">\(maximum)</text>"
@@ -61,23 +65,30 @@ enum HTMLCharts {
             let x = axis.position(max(1, bucket.lowerNanos))
             let barWidth = max(1, axis.position(upper) - x - 1)
             let barHeight = max(1, Int((Double(bucket.count) / Double(maximum) * Double(plotHeight)).rounded()))
-            let range = "\(Formatting.duration(nanoseconds: bucket.lowerNanos)) – \(Formatting.duration(nanoseconds: upper))"
-            svg += "<g class=\"bucket\"><title>\(HTMLText.escape(range)): \(Formatting.count(bucket.count, "sample"))</title>"
+            let range =
+                "\(Formatting.duration(nanoseconds: bucket.lowerNanos)) – \(Formatting.duration(nanoseconds: upper))"
+            svg +=
+                "<g class=\"bucket\"><title>\(HTMLText.escape(range)): \(Formatting.count(bucket.count, "sample"))</title>"
                 + "<rect x=\"\(x)\" y=\"\(baseline - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\"></rect></g>"
         }
         for tick in axis.ticks() {
             let x = axis.position(tick)
-            svg += "<line class=\"axis\" x1=\"\(x)\" y1=\"\(baseline)\" x2=\"\(x)\" y2=\"\(baseline + 4)\"></line>"
+            svg +=
+                "<line class=\"axis\" x1=\"\(x)\" y1=\"\(baseline)\" x2=\"\(x)\" y2=\"\(baseline + 4)\"></line>"
                 + "<text class=\"axis\" x=\"\(x)\" y=\"\(baseline + 16)\" text-anchor=\"middle\">"
                 + "\(HTMLText.escape(Formatting.duration(nanoseconds: tick)))</text>"
         }
-        for (row, (name, value)) in [("p50", summary.p50Nanos), ("p90", summary.p90Nanos), ("p99", summary.p99Nanos)].enumerated() {
+        for (row, (name, value)) in [("p50", summary.p50Nanos), ("p90", summary.p90Nanos), ("p99", summary.p99Nanos)]
+            .enumerated()
+        {
             let x = axis.position(max(1, value))
-            svg += "<g class=\"marker\"><title>\(name) \(HTMLText.escape(Formatting.duration(nanoseconds: value)))</title>"
+            svg +=
+                "<g class=\"marker\"><title>\(name) \(HTMLText.escape(Formatting.duration(nanoseconds: value)))</title>"
                 + "<line x1=\"\(x)\" y1=\"\(8 + row * 11)\" x2=\"\(x)\" y2=\"\(baseline)\"></line>"
                 + "<text x=\"\(x + 3)\" y=\"\(16 + row * 11)\">\(name)</text></g>"
         }
-        svg += "<text class=\"axis\" x=\"\(axis.left)\" y=\"\(baseline + 36)\">enqueue-to-run latency (log scale), "
+        svg +=
+            "<text class=\"axis\" x=\"\(axis.left)\" y=\"\(baseline + 36)\">enqueue-to-run latency (log scale), "
             + "\(Formatting.count(summary.count, "sample"))</text>"
         return svg + "</svg>"
     }

@@ -37,7 +37,8 @@ enum HTMLRenderer {
         page += summary(view)
         page += charts(view)
         page += findingsSection(view)
-        page += "<script type=\"application/json\" id=\"report-data\">"
+        page +=
+            "<script type=\"application/json\" id=\"report-data\">"
             + HTMLText.scriptJSON(try view.jsonText()) + "</script>\n"
         page += "<script>\(script)</script>\n</body>\n</html>\n"
         return page
@@ -48,18 +49,23 @@ enum HTMLRenderer {
         let failed = run.tests.filter(\.failed).count
         let facts: [(String, String)] = [
             ("inputs", view.inputs.joined(separator: ", ")),
-            ("run", "\(run.completeness), \(Formatting.count(run.processCount, "process", "processes"))"
-                + [run.platform, run.toolchain].filter { !$0.isEmpty }.map { ", \($0)" }.joined()),
+            (
+                "run",
+                "\(run.completeness), \(Formatting.count(run.processCount, "process", "processes"))"
+                    + [run.platform, run.toolchain].filter { !$0.isEmpty }.map { ", \($0)" }.joined()
+            ),
             ("time", "\(run.startTime) … \(run.endTime) (\(Formatting.seconds(run.durationSeconds)))"),
             ("tests", "\(run.tests.count)" + (failed > 0 ? " (\(failed) failed by diagnostics)" : "")),
             ("generator", view.generator),
         ]
-        var html = "<header><h1>ReactiveDiagnostics report: <span class=\"process\">\(HTMLText.escape(run.processName))</span></h1><dl>"
+        var html =
+            "<header><h1>ReactiveDiagnostics report: <span class=\"process\">\(HTMLText.escape(run.processName))</span></h1><dl>"
         for (name, value) in facts {
             html += "<dt>\(name)</dt><dd>\(HTMLText.escape(value))</dd>"
         }
         if run.droppedFindings > 0 {
-            html += "<dt>dropped</dt><dd class=\"warning\">\(Formatting.count(run.droppedFindings, "finding")) not kept: "
+            html +=
+                "<dt>dropped</dt><dd class=\"warning\">\(Formatting.count(run.droppedFindings, "finding")) not kept: "
                 + "the engine's limit was reached</dd>"
         }
         return html + "</dl></header>\n"
@@ -68,13 +74,16 @@ enum HTMLRenderer {
     private static func summary(_ view: ReportView) -> String {
         let totals = view.summary.findings
         var html = "<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">"
-        html += card("errors", totals.shown.error, "error") + card("warnings", totals.shown.warning, "warning")
+        html +=
+            card("errors", totals.shown.error, "error") + card("warnings", totals.shown.warning, "warning")
             + card("info", totals.shown.info, "info") + card("fingerprints", totals.groups, "")
             + card("suppressed", totals.suppressed, "muted") + card("live at end", view.summary.live.total, "")
         html += "</div>"
         html += table(
             caption: "Findings by kind", headings: ["kind", "error", "warning", "info", "total"],
-            rows: totals.byKind.map { [$0.kind, "\($0.counts.error)", "\($0.counts.warning)", "\($0.counts.info)", "\($0.counts.total)"] })
+            rows: totals.byKind.map {
+                [$0.kind, "\($0.counts.error)", "\($0.counts.warning)", "\($0.counts.info)", "\($0.counts.total)"]
+            })
         html += table(
             caption: "Live resources at end by kind", headings: ["kind", "live", "peak", "registered"],
             rows: view.summary.live.byKind.map { [$0.kind, "\($0.live)", "\($0.peak)", "\($0.registered)"] })
@@ -85,11 +94,17 @@ enum HTMLRenderer {
             })
         html += table(
             caption: "Schedulers",
-            headings: ["label", "expects", "scheduled", "executed", "cancelled", "pending", "repeating", "latency",
-                       "long actions", "thread violations"],
+            headings: [
+                "label", "expects", "scheduled", "executed", "cancelled", "pending", "repeating", "latency",
+                "long actions", "thread violations",
+            ],
             rows: view.summary.schedulers.map {
-                [$0.label, $0.expectation ?? "", "\($0.scheduled)", "\($0.executed)", "\($0.cancelled)", "\($0.pending)",
-                 "\($0.activeRepeating)", TextRenderer.distribution($0.latency), "\($0.longActions)", "\($0.threadViolations)"]
+                [
+                    $0.label, $0.expectation ?? "", "\($0.scheduled)", "\($0.executed)", "\($0.cancelled)",
+                    "\($0.pending)",
+                    "\($0.activeRepeating)", TextRenderer.distribution($0.latency), "\($0.longActions)",
+                    "\($0.threadViolations)",
+                ]
             })
         html += table(
             caption: "Tests", headings: ["test", "findings", "failed"],
@@ -101,7 +116,9 @@ enum HTMLRenderer {
         let live = view.summary.live
         var figures: [String] = []
         let kindBars = live.byKind.filter { $0.live > 0 }.map {
-            HTMLCharts.Bar(label: $0.kind, value: $0.live, tooltip: "\($0.kind): \($0.live) alive (peak \($0.peak), registered \($0.registered))")
+            HTMLCharts.Bar(
+                label: $0.kind, value: $0.live,
+                tooltip: "\($0.kind): \($0.live) alive (peak \($0.peak), registered \($0.registered))")
         }
         if let svg = HTMLCharts.bars(kindBars, title: "Live resources at end by kind", id: "chart-live-kinds") {
             figures.append(figure(svg, caption: "Live resources at end, by kind"))
@@ -109,9 +126,12 @@ enum HTMLRenderer {
         let siteBars = live.sites.prefix(12).map { site in
             HTMLCharts.Bar(
                 label: "\(site.kind) \(Formatting.quoted(site.label))", value: site.count,
-                tooltip: "\(site.count) × \(site.kind) \(Formatting.quoted(site.label))" + (site.location.map { " at \($0)" } ?? ""))
+                tooltip: "\(site.count) × \(site.kind) \(Formatting.quoted(site.label))"
+                    + (site.location.map { " at \($0)" } ?? ""))
         }
-        if let svg = HTMLCharts.bars(Array(siteBars), title: "Live resources at end by allocation site", id: "chart-live-sites") {
+        if let svg = HTMLCharts.bars(
+            Array(siteBars), title: "Live resources at end by allocation site", id: "chart-live-sites")
+        {
             figures.append(figure(svg, caption: "Live resources at end, by allocation site"))
         }
         for (position, scheduler) in view.summary.schedulers.enumerated() {

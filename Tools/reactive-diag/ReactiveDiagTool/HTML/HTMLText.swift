@@ -33,7 +33,8 @@ package enum HTMLText {
             case UInt8(ascii: "<"): output.append(contentsOf: "\\u003c".utf8)
             case UInt8(ascii: ">"): output.append(contentsOf: "\\u003e".utf8)
             case UInt8(ascii: "&"): output.append(contentsOf: "\\u0026".utf8)
-            case 0xA8...0xA9 where output.count >= 2 && output[output.count - 2] == 0xE2 && output[output.count - 1] == 0x80:
+            case 0xA8...0xA9
+            where output.count >= 2 && output[output.count - 2] == 0xE2 && output[output.count - 1] == 0x80:
                 // U+2028 and U+2029 (E2 80 A8/A9).
                 output.removeLast(2)
                 output.append(contentsOf: (byte == 0xA8 ? "\\u2028" : "\\u2029").utf8)

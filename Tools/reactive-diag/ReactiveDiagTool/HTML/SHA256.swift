@@ -32,7 +32,8 @@ package enum SHA256 {
         for block in stride(from: 0, to: message.count, by: 64) {
             for index in 0..<16 {
                 let base = block + index * 4
-                words[index] = UInt32(message[base]) << 24 | UInt32(message[base + 1]) << 16
+                words[index] =
+                    UInt32(message[base]) << 24 | UInt32(message[base + 1]) << 16
                     | UInt32(message[base + 2]) << 8 | UInt32(message[base + 3])
             }
             for index in 16..<64 {
@@ -40,7 +41,9 @@ package enum SHA256 {
                 let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
                 words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            var (a, b, c, d, e, f, g, h) = (
+                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
             for index in 0..<64 {
                 let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
                 let choice = (e & f) ^ (~e & g)

@@ -72,9 +72,10 @@ struct ReportInputs {
             let file = files[index]
             let result: Result<DiagnosticsReport, ReportError>
             do throws(ReportError) {
-                result = .success(file.isJournal
-                    ? try DiagnosticsReport.loadJournal(from: file.url)
-                    : try DiagnosticsReport.load(from: file.url, maxBytes: maxBytes))
+                result = .success(
+                    file.isJournal
+                        ? try DiagnosticsReport.loadJournal(from: file.url)
+                        : try DiagnosticsReport.load(from: file.url, maxBytes: maxBytes))
             } catch {
                 var renamed = error
                 renamed.source = file.displayPath
@@ -106,7 +107,9 @@ struct ReportInputs {
     /// with a note about crash journals found on the way.
     ///
     /// - Returns: The report and the paths read.
-    static func load(_ paths: [String], maxBytes: Int, in context: ToolContext) throws
+    static func load(
+        _ paths: [String], maxBytes: Int, in context: ToolContext
+    ) throws
         -> (report: DiagnosticsReport, inputs: [String])
     {
         let inputs = try resolve(paths, in: context)

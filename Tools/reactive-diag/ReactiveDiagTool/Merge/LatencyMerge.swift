@@ -50,8 +50,10 @@ enum LatencyMerge {
         for bucket in samples.flatMap(\.buckets) {
             counts[BucketKey(lower: bucket.lowerNanos, upper: bucket.upperNanos), default: 0] += bucket.count
         }
-        let buckets = counts.map { HistogramBucket(lowerNanos: $0.key.lower, upperNanos: $0.key.upper, count: $0.value) }
-            .sorted { ($0.lowerNanos, $0.upperNanos) < ($1.lowerNanos, $1.upperNanos) }
+        let buckets = counts.map {
+            HistogramBucket(lowerNanos: $0.key.lower, upperNanos: $0.key.upper, count: $0.value)
+        }
+        .sorted { ($0.lowerNanos, $0.upperNanos) < ($1.lowerNanos, $1.upperNanos) }
         func percentile(_ fraction: Double, fallback: KeyPath<LatencySummary, UInt64>) -> UInt64 {
             let total = buckets.reduce(0) { $0 + $1.count }
             guard total > 0 else { return samples.map { $0[keyPath: fallback] }.max() ?? maximum }

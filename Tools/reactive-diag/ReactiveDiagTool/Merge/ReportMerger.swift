@@ -46,14 +46,17 @@ enum ReportMerger {
 
     /// The merged report's line status, counted anew; the inputs' reasons, each once, say why
     /// lines are missing (a version 1 input did not say).
-    private static func sourceLines(of merged: DiagnosticsReport, from reports: [DiagnosticsReport]) -> SourceLineStatus {
+    private static func sourceLines(of merged: DiagnosticsReport, from reports: [DiagnosticsReport]) -> SourceLineStatus
+    {
         var reasons: [String] = []
         for report in reports {
-            let reason = report.sourceLines.map { $0.reason } ?? "a version 1 report, written before reports carried lines"
+            let reason =
+                report.sourceLines.map { $0.reason } ?? "a version 1 report, written before reports carried lines"
             if let reason, !reasons.contains(reason) { reasons.append(reason) }
         }
         let resolver = reports.lazy.compactMap { $0.sourceLines?.resolver }.first
-        return SourceLineStatus.measure(merged, resolver: resolver, reason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
+        return SourceLineStatus.measure(
+            merged, resolver: resolver, reason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
     }
 }
 

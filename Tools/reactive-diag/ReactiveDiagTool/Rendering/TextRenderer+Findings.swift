@@ -4,8 +4,9 @@ extension TextRenderer {
     /// Writes the findings grouped by fingerprint, each with its stacks.
     func renderGroups(_ view: ReportView) {
         guard !view.groups.isEmpty else {
-            line(view.summary.findings.filteredOut + view.summary.findings.suppressed > 0
-                ? "No findings match the filters." : "No findings.")
+            line(
+                view.summary.findings.filteredOut + view.summary.findings.suppressed > 0
+                    ? "No findings match the filters." : "No findings.")
             return
         }
         line(style.bold("Findings by fingerprint: \(view.groups.count)"))
@@ -19,7 +20,8 @@ extension TextRenderer {
     private func renderGroup(_ group: GroupView, number: Int, width: Int, view: ReportView) {
         let severity = ReportSeverity(rawValue: group.severity) ?? .error
         let indent = String(repeating: " ", count: width + 2)
-        var heading = Formatting.padLeft("\(number)", width) + ". "
+        var heading =
+            Formatting.padLeft("\(number)", width) + ". "
             + style.severity(severity, group.severity.uppercased()) + " " + style.bold(group.kind)
             + " ×\(group.count)"
         if !group.labels.isEmpty {
@@ -40,8 +42,11 @@ extension TextRenderer {
             let details = group.details.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             line(indent + "details     " + details.joined(separator: " · "))
         }
-        line(indent + style.dim("fingerprint \(group.fingerprint) · findings "
-            + Formatting.list(group.findingIDs.map { "#\($0)" }, limit: 10)))
+        line(
+            indent
+                + style.dim(
+                    "fingerprint \(group.fingerprint) · findings "
+                        + Formatting.list(group.findingIDs.map { "#\($0)" }, limit: 10)))
         if let path = group.retainPath {
             line(indent + "why alive   " + (path.lines.first ?? path.summary))
             for text in path.lines.dropFirst() {

@@ -45,14 +45,19 @@ struct TextRenderer {
         let run = view.run
         line(style.bold("ReactiveDiagnostics report: \(run.processName)"))
         line("  inputs    " + Formatting.list(view.inputs, limit: 5))
-        line("  run       \(run.completeness) · \(Formatting.count(run.processCount, "process", "processes"))"
-            + [run.platform, run.toolchain].filter { !$0.isEmpty }.map { " · \($0)" }.joined())
+        line(
+            "  run       \(run.completeness) · \(Formatting.count(run.processCount, "process", "processes"))"
+                + [run.platform, run.toolchain].filter { !$0.isEmpty }.map { " · \($0)" }.joined())
         line("  time      \(run.startTime) … \(run.endTime) (\(Formatting.seconds(run.durationSeconds)))")
         let failed = run.tests.filter(\.failed).count
         line("  tests     \(run.tests.count)" + (failed > 0 ? " (\(failed) failed by diagnostics)" : ""))
         if run.droppedFindings > 0 {
-            line("  " + style.severity(.warning, "dropped   \(Formatting.count(run.droppedFindings, "finding")) "
-                + "not kept: the engine's limit was reached"))
+            line(
+                "  "
+                    + style.severity(
+                        .warning,
+                        "dropped   \(Formatting.count(run.droppedFindings, "finding")) "
+                            + "not kept: the engine's limit was reached"))
         }
         if let text = Self.sourceLineNote(run.sourceLines) {
             line("  " + style.severity(.warning, "lines     " + text))
@@ -73,16 +78,19 @@ struct TextRenderer {
         var notes: [String] = []
         if totals.filteredOut > 0 { notes.append("\(totals.filteredOut) filtered out") }
         if totals.suppressed > 0 {
-            notes.append(filter.includeSuppressed
-                ? "\(totals.suppressed) suppressed shown"
-                : "\(totals.suppressed) suppressed not shown (--include-suppressed)")
+            notes.append(
+                filter.includeSuppressed
+                    ? "\(totals.suppressed) suppressed shown"
+                    : "\(totals.suppressed) suppressed not shown (--include-suppressed)")
         }
         line(style.bold(heading) + (notes.isEmpty ? "" : " · " + notes.joined(separator: " · ")))
         if !totals.byKind.isEmpty {
             var table = TextTable(headings: ["KIND", "ERROR", "WARNING", "INFO", "TOTAL"])
             for entry in totals.byKind {
                 let counts = entry.counts
-                table.rows.append([entry.kind, "\(counts.error)", "\(counts.warning)", "\(counts.info)", "\(counts.total)"])
+                table.rows.append([
+                    entry.kind, "\(counts.error)", "\(counts.warning)", "\(counts.info)", "\(counts.total)",
+                ])
             }
             table.lines(indent: "  ").forEach { line($0) }
         }
@@ -91,8 +99,9 @@ struct TextRenderer {
 
     private func renderLive(_ view: ReportView) {
         let live = view.summary.live
-        line(style.bold("Live at end: \(Formatting.count(live.total, "resource"))")
-            + " (\(live.registered) registered)")
+        line(
+            style.bold("Live at end: \(Formatting.count(live.total, "resource"))")
+                + " (\(live.registered) registered)")
         if !live.byKind.isEmpty {
             var table = TextTable(headings: ["KIND", "LIVE", "PEAK", "REGISTERED"])
             for kind in live.byKind {
@@ -121,13 +130,16 @@ struct TextRenderer {
         for scheduler in schedulers {
             let expectation = scheduler.expectation.map { " (expects \($0))" } ?? ""
             line("  \(Formatting.quoted(scheduler.label))\(expectation)")
-            line("    scheduled \(scheduler.scheduled) · executed \(scheduler.executed) · cancelled \(scheduler.cancelled)"
-                + " · pending \(scheduler.pending) · repeating \(scheduler.activeRepeating)")
+            line(
+                "    scheduled \(scheduler.scheduled) · executed \(scheduler.executed) · cancelled \(scheduler.cancelled)"
+                    + " · pending \(scheduler.pending) · repeating \(scheduler.activeRepeating)")
             line("    latency   " + Self.distribution(scheduler.latency))
             line("    duration  " + Self.distribution(scheduler.duration))
             let problems = "long actions \(scheduler.longActions) · thread violations \(scheduler.threadViolations)"
-            line("    " + (scheduler.longActions + scheduler.threadViolations > 0
-                ? style.severity(.warning, problems) : problems))
+            line(
+                "    "
+                    + (scheduler.longActions + scheduler.threadViolations > 0
+                        ? style.severity(.warning, problems) : problems))
             if !scheduler.threads.isEmpty {
                 let threads = scheduler.threads.map { "\($0.thread) \($0.count)" }
                 line(style.dim("    threads   " + Formatting.list(threads, limit: 6)))
@@ -141,7 +153,8 @@ struct TextRenderer {
     static func sourceLineNote(_ status: SourceLineStatus?) -> String? {
         guard let status, status.state != .resolved else { return nil }
         let reason = status.reason ?? "the report does not say why"
-        let what = status.state == .missing
+        let what =
+            status.state == .missing
             ? "file:line missing: \(reason)"
             : "file:line for \(status.resolvedUserFrames) of \(Formatting.count(status.userFrames, "user frame")): \(reason)"
         return what + " (reactive-diag symbolize can fill them in)"

@@ -85,9 +85,10 @@ extension GroupView {
         var references: [StackReference] = []
         for (role, id) in finding.stackReferences {
             guard stacks.view(id) != nil else { continue }
-            references.append(StackReference(
-                role: role.rawValue, stack: id, thread: finding.thread(of: role).map(ThreadView.init),
-                heading: FindingText.stackHeading(role, of: finding)))
+            references.append(
+                StackReference(
+                    role: role.rawValue, stack: id, thread: finding.thread(of: role).map(ThreadView.init),
+                    heading: FindingText.stackHeading(role, of: finding)))
         }
         let index = stacks.index
         let place = FindingPlacement.place(of: finding, stacks: index.stack)
@@ -124,9 +125,10 @@ extension LiveView {
         var sites: [LiveSiteView] = []
         for site in ledger.liveAtEnd {
             let stack = site.stack.flatMap { stacks.view($0) }
-            sites.append(LiveSiteView(
-                kind: site.kind, label: site.label, count: site.count, tests: site.tests.sorted(),
-                stack: stack?.id, location: stack?.focusFrame?.oneLine))
+            sites.append(
+                LiveSiteView(
+                    kind: site.kind, label: site.label, count: site.count, tests: site.tests.sorted(),
+                    stack: stack?.id, location: stack?.focusFrame?.oneLine))
         }
         sites.sort { lhs, rhs in
             if lhs.count != rhs.count { return lhs.count > rhs.count }

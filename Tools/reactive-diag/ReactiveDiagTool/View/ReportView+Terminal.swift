@@ -61,7 +61,8 @@ extension GroupView {
         group.tests = tests.map(clean)
         group.resourceKind = resourceKind.map(clean)
         group.suppressedBy = suppressedBy.map(clean)
-        group.details = Dictionary(details.map { (clean($0.key), clean($0.value)) }, uniquingKeysWith: { first, _ in first })
+        group.details = Dictionary(
+            details.map { (clean($0.key), clean($0.value)) }, uniquingKeysWith: { first, _ in first })
         group.location = location.map(clean)
         group.stacks = stacks.map { reference in
             var reference = reference

@@ -131,7 +131,9 @@ extension FrameView: PresentableFrame {
     /// Whether the frame's function was named by the symbolizer (an unnamed frame is shown by address).
     public var hasFunctionName: Bool { function != nil }
     /// The last path component of the binary the frame is in, when known.
-    public var presentedImageName: String? { image.map { path in path.split(separator: "/").last.map(String.init) ?? path } }
+    public var presentedImageName: String? {
+        image.map { path in path.split(separator: "/").last.map(String.init) ?? path }
+    }
     /// The frame's offset in its binary, when known.
     public var presentedOffset: String? { offset }
 }

@@ -96,8 +96,9 @@ public final class DiagnosedObserver<Element>: ObserverType, Disposable {
             let description = String(describing: error)
             let delivery = monitor.willTerminate(failure: description)
             if !handlesErrors {
-                UnhandledErrors.record(description, label: monitor.label.name, recorder: monitor.recorder,
-                                       test: monitor.test, allocationStack: monitor.allocationStack)
+                UnhandledErrors.record(
+                    description, label: monitor.label.name, recorder: monitor.recorder,
+                    test: monitor.test, allocationStack: monitor.allocationStack)
             }
             handler(event)
             monitor.didTerminate(delivery)

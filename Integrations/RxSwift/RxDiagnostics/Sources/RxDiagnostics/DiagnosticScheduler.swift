@@ -104,6 +104,7 @@ extension ImmediateSchedulerType {
         _ label: String, expecting expectation: ThreadExpectation? = nil, longActionThreshold: Duration? = nil,
         engine: DiagnosticsEngine = .shared
     ) -> DiagnosticScheduler<Self> {
-        DiagnosticScheduler(self, label: label, expecting: expectation, longActionThreshold: longActionThreshold, engine: engine)
+        DiagnosticScheduler(
+            self, label: label, expecting: expectation, longActionThreshold: longActionThreshold, engine: engine)
     }
 }

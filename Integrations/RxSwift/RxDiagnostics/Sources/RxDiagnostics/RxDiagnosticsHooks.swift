@@ -122,16 +122,20 @@ public enum RxDiagnosticsHooks {
         installation.withLock { current in
             let sameArguments = current.map { isSame($0.hook) } ?? false
             // Replaced in RxSwift's `Hooks` since: the same hook (and its count) goes back in.
-            let previous = current.map { restored -> Installation in
-                var next = restored
-                if !sameArguments {
-                    next.hook = SubscriptionHook(engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler)
+            let previous =
+                current.map { restored -> Installation in
+                    var next = restored
+                    if !sameArguments {
+                        next.hook = SubscriptionHook(
+                            engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler)
+                    }
+                    return next
                 }
-                return next
-            } ?? Installation(
-                hook: SubscriptionHook(engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler),
-                previousRecordsCallStack: Hooks.recordCallStackOnError,
-                previousCapture: Hooks.customCaptureSubscriptionCallstack, previousHandler: Hooks.defaultErrorHandler)
+                ?? Installation(
+                    hook: SubscriptionHook(engine: engine, forwardsToPreviousHandler: forwardingToPreviousHandler),
+                    previousRecordsCallStack: Hooks.recordCallStackOnError,
+                    previousCapture: Hooks.customCaptureSubscriptionCallstack,
+                    previousHandler: Hooks.defaultErrorHandler)
             let hook = previous.hook
             let previousHandler = previous.previousHandler
             Hooks.customCaptureSubscriptionCallstack = { hook.capture() }

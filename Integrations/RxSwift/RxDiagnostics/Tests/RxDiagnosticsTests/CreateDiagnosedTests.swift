@@ -18,7 +18,8 @@ extension RxIntegrationTests {
                     observer.onNext(2)  // the bug: a late progress callback
                     return Disposables.create()
                 }
-                _ = upload
+                _ =
+                    upload
                     .diagnosed("after create", engine: engine)
                     .subscribe(onNext: { received.append($0) }, onCompleted: { completions += 1 })
             }

@@ -231,8 +231,9 @@ extension RxIntegrationTests {
                 _ = DiagnosedObservable(source: completing, label: "completes", engine: engine).subscribe(recorder)
                 _ = DiagnosedObservable(source: failing, label: "fails", engine: engine).subscribe(recorder)
             }
-            #expect(completing.disposeCount == 1 && failing.disposeCount == 1,
-                    "the operator disposes its source after the terminal event, like RxSwift's sinks")
+            #expect(
+                completing.disposeCount == 1 && failing.disposeCount == 1,
+                "the operator disposes its source after the terminal event, like RxSwift's sinks")
             #expect(received.count == 3)
             expectClean(engine, outcome, subscriptions: 2)
         }

@@ -37,7 +37,8 @@ extension RxIntegrationTests {
             let delivered = DispatchSemaphore(value: 0)
             let outcome = runTest(engine) {
                 // The pipeline promises main-queue delivery but observes on a background queue.
-                let subscription = titles
+                let subscription =
+                    titles
                     .observe(on: background)
                     .diagnosed("title", contract: StreamContract(delivery: .mainQueue), engine: engine)
                     .subscribe(onNext: { _ in delivered.signal() })
@@ -53,7 +54,8 @@ extension RxIntegrationTests {
         @Test func aSchedulerExpectedOnMainRunningWorkInTheBackgroundIsWrongThread() throws {
             let engine = makeEngine()
             // Injected where the UI scheduler should be: a background queue.
-            let ui = SerialDispatchQueueScheduler(qos: .userInitiated).diagnosed("ui", expecting: .mainQueue, engine: engine)
+            let ui = SerialDispatchQueueScheduler(qos: .userInitiated).diagnosed(
+                "ui", expecting: .mainQueue, engine: engine)
             let titles = PublishSubject<String>()
             let delivered = DispatchSemaphore(value: 0)
             let outcome = runTest(engine) {
@@ -75,7 +77,8 @@ extension RxIntegrationTests {
             let delivered = DispatchSemaphore(value: 0)
             let onMain = Box<[Bool]>([])
             let outcome = runTest(engine) {
-                let subscription = titles
+                let subscription =
+                    titles
                     .observe(on: ui)
                     .diagnosed("title", contract: StreamContract(delivery: .mainQueue), engine: engine)
                     .subscribe(onNext: { _ in
@@ -88,7 +91,9 @@ extension RxIntegrationTests {
             }
             #expect(onMain.value == [true])
             #expect(ui.summary().executed == 1 && ui.summary().threads.first?.isMainQueue == true)
-            #expect(ui.probe.fixedQueue && !CurrentThreadScheduler.instance.diagnosed("here", engine: engine).probe.fixedQueue)
+            #expect(
+                ui.probe.fixedQueue
+                    && !CurrentThreadScheduler.instance.diagnosed("here", engine: engine).probe.fixedQueue)
             expectClean(engine, outcome, subscriptions: 1)
         }
 
@@ -126,7 +131,8 @@ extension RxIntegrationTests {
 
         @Test func theSummaryCountsActionsLatencyAndThreads() {
             let engine = makeEngine()
-            let scheduler = SerialDispatchQueueScheduler(qos: .utility).diagnosed("io", expecting: .offMainQueue, engine: engine)
+            let scheduler = SerialDispatchQueueScheduler(qos: .utility).diagnosed(
+                "io", expecting: .offMainQueue, engine: engine)
             let done = DispatchSemaphore(value: 0)
             let outcome = runTest(engine) {
                 for _ in 0..<3 {
@@ -181,10 +187,12 @@ extension RxIntegrationTests {
             let disposed = DispatchSemaphore(value: 0)
             let outcome = runTest(engine) {
                 let subscription = Observable<Int>.never()
-                    .do(onSubscribe: {
-                        subscribedOn.mutate { $0.append(MainQueue.isCurrent) }
-                        subscribed.signal()
-                    }, onDispose: { disposed.signal() })
+                    .do(
+                        onSubscribe: {
+                            subscribedOn.mutate { $0.append(MainQueue.isCurrent) }
+                            subscribed.signal()
+                        }, onDispose: { disposed.signal() }
+                    )
                     .diagnosed("never", engine: engine)
                     .subscribe(on: background)
                     .subscribe()

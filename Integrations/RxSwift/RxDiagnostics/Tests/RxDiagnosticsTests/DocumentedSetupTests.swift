@@ -15,9 +15,12 @@ extension RxIntegrationTests {
             let report = try run.report()
             let leaks = report.findings.filter { $0.kind == "leakedSubscription" }
             #expect(report.findings.count == 2 && leaks.count == 2, "\(report.findings.map(\.message))")
-            for (test, site, function) in [(tests.strong, "strong-self", "HeadlinesViewModel.init"),
-                                          (tests.clock, "interval", "TickingClock.start")] {
-                let finding = try #require(leaks.first { $0.test == test }, "no leak attributed to \(test): \(run.output)")
+            for (test, site, function) in [
+                (tests.strong, "strong-self", "HeadlinesViewModel.init"),
+                (tests.clock, "interval", "TickingClock.start"),
+            ] {
+                let finding = try #require(
+                    leaks.first { $0.test == test }, "no leak attributed to \(test): \(run.output)")
                 #expect(finding.label == "subscribe(onNext:)")
                 let frame = try #require(report.firstUserFrame(ofStack: finding.allocationStack))
                 #expect(frame.function?.contains(function) == true, "\(frame.function ?? "?")")
@@ -27,27 +30,38 @@ extension RxIntegrationTests {
                     // XCTest prints the failure's whole path; Swift Testing the file's name, at "recorded an issue at".
                     let name = URL(fileURLWithPath: appCodeFile).lastPathComponent
                     #expect(
-                        run.output.contains("\(appCodeFile):\(line)") || run.output.contains("recorded an issue at \(name):\(line):"),
+                        run.output.contains("\(appCodeFile):\(line)")
+                            || run.output.contains("recorded an issue at \(name):\(line):"),
                         "the failure is placed at the subscribing line:\n\(run.output)")
                 }
             }
             let records = Dictionary(uniqueKeysWithValues: report.run.tests.map { ($0.name, $0.failed) })
             #expect(records == [tests.strong: true, tests.clock: true, tests.weak: false], "\(records)")
-            #expect(run.output.contains("ReactiveDiagnostics: leakedSubscription [error]: subscription 'subscribe(onNext:)' still alive"))
+            #expect(
+                run.output.contains(
+                    "ReactiveDiagnostics: leakedSubscription [error]: subscription 'subscribe(onNext:)' still alive"))
         }
 
         @Test func diagnosedTestCaseAndInstall() throws {
             let run = try ChildRun.xctest("RxDiagnosticsTests.HookXCTestFixtures")
             let prefix = "RxDiagnosticsTests.HookXCTestFixtures/"
-            try expectLeaks(run, tests: (prefix + "testHeadlinesViewModel", prefix + "testTickingClock",
-                                         prefix + "testWeakHeadlinesViewModel"))
+            try expectLeaks(
+                run,
+                tests: (
+                    prefix + "testHeadlinesViewModel", prefix + "testTickingClock",
+                    prefix + "testWeakHeadlinesViewModel"
+                ))
         }
 
         @Test func diagnosedTraitAndInstall() throws {
             let run = try ChildRun.swiftTesting("HookTraitFixtures")
             let prefix = "RxDiagnosticsTests.HookTraitFixtures/"
-            try expectLeaks(run, tests: (prefix + "headlinesViewModel()", prefix + "tickingClock()",
-                                         prefix + "weakHeadlinesViewModel()"))
+            try expectLeaks(
+                run,
+                tests: (
+                    prefix + "headlinesViewModel()", prefix + "tickingClock()",
+                    prefix + "weakHeadlinesViewModel()"
+                ))
         }
     }
 }

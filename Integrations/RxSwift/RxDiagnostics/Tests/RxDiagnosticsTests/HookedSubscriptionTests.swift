@@ -37,13 +37,13 @@ extension RxIntegrationTests {
             let finding = try #require(expectFinding(engine, outcome, .leakedSubscription, label: Self.label))
             expectStack(engine, finding.allocationStack, contains: "HeadlinesViewModel.init")
             #expect(outcome.findings.count == 1)
-            leaked?.stop()   // the subject completes: the observer, its closure and the model go
+            leaked?.stop()  // the subject completes: the observer, its closure and the model go
             #expect(leaked == nil)
         }
 
         @Test func anIntervalInABagThatOutlivesTheTestIsALeak() throws {
             let engine = makeEngine(settle: .milliseconds(300))
-            let coordinatorBag = DisposeBag()   // outlives the test
+            let coordinatorBag = DisposeBag()  // outlives the test
             let clock = TickingClock()
             let outcome = hooked(engine) {
                 clock.start(on: SerialDispatchQueueScheduler(qos: .utility), into: coordinatorBag)
@@ -65,8 +65,13 @@ extension RxIntegrationTests {
             }
             let leaks = outcome.findings.filter { $0.kind == .leakedSubscription }
             #expect(leaks.count == 2, "\(describe(engine, outcome.findings))")
-            let stacks = leaks.map { engine.symbolize($0.allocationStack).frames.compactMap(\.function).joined(separator: "\n") }
-            #expect(stacks.contains { $0.contains("ObservableType.subscribe<") && $0.contains("(with:") && $0.contains("Followers.follow") })
+            let stacks = leaks.map {
+                engine.symbolize($0.allocationStack).frames.compactMap(\.function).joined(separator: "\n")
+            }
+            #expect(
+                stacks.contains {
+                    $0.contains("ObservableType.subscribe<") && $0.contains("(with:") && $0.contains("Followers.follow")
+                })
             #expect(stacks.contains { $0.contains("Infallible") && $0.contains("Followers.follow") })
             #expect(leaks.allSatisfy { $0.test == outcome.test && $0.label == Self.label })
         }
@@ -78,19 +83,19 @@ extension RxIntegrationTests {
             var errors: [String] = []
             let outcome = hooked(engine) {
                 let subject = PublishSubject<Int>()
-                subject.subscribe(onNext: { _ in }).dispose()                                   // disposed
-                _ = Observable.of(1, 2, 3).subscribe(onNext: { _ in })                          // completed
+                subject.subscribe(onNext: { _ in }).dispose()  // disposed
+                _ = Observable.of(1, 2, 3).subscribe(onNext: { _ in })  // completed
                 _ = Observable<Int>.error(TestFailure(reason: "offline"))
-                    .subscribe(onNext: { _ in }, onError: { errors.append("\($0)") })           // failed
-                _ = subject.take(1).subscribe(onNext: { _ in })                                 // completes on the next value
+                    .subscribe(onNext: { _ in }, onError: { errors.append("\($0)") })  // failed
+                _ = subject.take(1).subscribe(onNext: { _ in })  // completes on the next value
                 subject.onNext(1)
                 do {
                     let bag = DisposeBag()
-                    subject.subscribe(onNext: { _ in }).disposed(by: bag)                      // the bag is released here
+                    subject.subscribe(onNext: { _ in }).disposed(by: bag)  // the bag is released here
                     Observable<Int>.interval(.milliseconds(5), scheduler: SerialDispatchQueueScheduler(qos: .utility))
                         .subscribe(onNext: { _ in }).disposed(by: bag)
                 }
-                _ = WeakHeadlinesViewModel()                                                    // its bag goes with it
+                _ = WeakHeadlinesViewModel()  // its bag goes with it
             }
             #expect(errors == ["TestFailure(offline)"])
             expectClean(engine, outcome, subscriptions: 7)
@@ -166,8 +171,9 @@ extension RxIntegrationTests {
             RxDiagnosticsHooks.install(engine: engine)
             defer { RxDiagnosticsHooks.uninstall() }
             #expect(RxDiagnosticsHooks.isActive)
-            #expect(RxDiagnosticsHooks.subscriptionsCounted == 0 && engine.registeredCount(of: .subscription) == 0,
-                    "asking counts no subscription")
+            #expect(
+                RxDiagnosticsHooks.subscriptionsCounted == 0 && engine.registeredCount(of: .subscription) == 0,
+                "asking counts no subscription")
             Hooks.customCaptureSubscriptionCallstack = { [] }  // some test's own hook
             #expect(!RxDiagnosticsHooks.isActive)
             let subject = PublishSubject<Int>()

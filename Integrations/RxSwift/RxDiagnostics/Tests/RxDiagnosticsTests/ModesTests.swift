@@ -48,13 +48,14 @@ extension RxIntegrationTests {
                     let source = Observable<Int>.create { observer in
                         _ = callFromTwoThreads(10_000) { observer.onNext($0) }
                         observer.onCompleted()
-                        observer.onNext(99)   // dropped by RxSwift's create sink
+                        observer.onNext(99)  // dropped by RxSwift's create sink
                         return Disposables.create()
                     }
                     _ = source.subscribe(onNext: { _ in })
                 }
             }
-            #expect(outcome.findings.isEmpty, "no code change: RxSwift drops the late value, and only prints the overlap")
+            #expect(
+                outcome.findings.isEmpty, "no code change: RxSwift drops the late value, and only prints the overlap")
             let anomalies = printed.components(separatedBy: "Synchronization anomaly").count - 1
             FileHandle.standardError.write(Data("RxSwift printed \(anomalies) synchronization anomalies\n".utf8))
         }
@@ -80,7 +81,8 @@ extension RxIntegrationTests {
             }
             let outcome = try #require(overlappingRun, "the two emitters never overlapped in 5 runs")
             let concurrent = outcome.findings.map(engine.latest).filter { $0.kind == .concurrentDelivery }
-            let first = try #require(concurrent.first, "the emitters overlapped in this run? \(describe(engine, outcome.findings))")
+            let first = try #require(
+                concurrent.first, "the emitters overlapped in this run? \(describe(engine, outcome.findings))")
             #expect(first.label == "prices" && first.test == outcome.test)
             expectStack(engine, first.allocationStack, contains: #function)
             #expect(concurrent.allSatisfy { $0.otherThread != nil && $0.otherThread?.id != $0.thread?.id })
@@ -95,7 +97,7 @@ extension RxIntegrationTests {
                 let upload = Observable<Double>.create(diagnosed: "upload", engine: engine) { observer in
                     observer.onNext(0.5)
                     observer.onCompleted()
-                    observer.onNext(1)   // a late progress callback
+                    observer.onNext(1)  // a late progress callback
                     return Disposables.create()
                 }
                 _ = upload.subscribe(onNext: { _ in })
@@ -110,8 +112,9 @@ extension RxIntegrationTests {
             let done = DispatchSemaphore(value: 0)
             let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 _ = Observable.just(1).subscribe(on: ConcurrentDispatchQueueScheduler(qos: .utility))
-                    .subscribe(diagnosed: "chart", contract: StreamContract(delivery: .mainQueue), engine: engine,
-                               onNext: { _ in }, onCompleted: { done.signal() })
+                    .subscribe(
+                        diagnosed: "chart", contract: StreamContract(delivery: .mainQueue), engine: engine,
+                        onNext: { _ in }, onCompleted: { done.signal() })
                 expectSignal(done, "completion")
             }
             let wrong = outcome.findings.filter { $0.kind == .wrongThread }

@@ -50,11 +50,13 @@ extension RxIntegrationTests {
             // Not `==`: the number is global, and what earlier tests left may be released meanwhile.
             #expect(after <= before, "disposing the bag releases every RxSwift resource it held")
             #expect(engine.liveCount(of: .subscription) == 0)
-            FileHandle.standardError.write(Data("""
-                Resources.total: \(before) before, \(during) with 5 live subscriptions, \(after) after disposing. \
-                Ledger: 'feed' \(feedLeak.details["count"] ?? "?") live at subscribeToFeed, \
-                'clock' \(clockLeak.details["count"] ?? "?") live at subscribeToClock.\n
-                """.utf8))
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    Resources.total: \(before) before, \(during) with 5 live subscriptions, \(after) after disposing. \
+                    Ledger: 'feed' \(feedLeak.details["count"] ?? "?") live at subscribeToFeed, \
+                    'clock' \(clockLeak.details["count"] ?? "?") live at subscribeToClock.\n
+                    """.utf8))
         }
     }
 }

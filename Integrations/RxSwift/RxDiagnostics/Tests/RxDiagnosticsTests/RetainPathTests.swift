@@ -16,12 +16,14 @@ extension RxIntegrationTests {
                 let model = DiagnosedStrongSelfViewModel(refreshes: refreshes, engine: engine)
                 leaked = model
             }
-            let finding = try #require(expectFinding(
-                engine, outcome, .leakedSubscription, label: "headlines",
-                stackContains: "DiagnosedStrongSelfViewModel.init"))
+            let finding = try #require(
+                expectFinding(
+                    engine, outcome, .leakedSubscription, label: "headlines",
+                    stackContains: "DiagnosedStrongSelfViewModel.init"))
             let path = try #require(finding.retainPath, "\(engine.describe(finding))")
-            expectCycle(path, owner: "DiagnosedStrongSelfViewModel", field: "disposeBag",
-                        closureLine: DiagnosedStrongSelfViewModel.closureLine)
+            expectCycle(
+                path, owner: "DiagnosedStrongSelfViewModel", field: "disposeBag",
+                closureLine: DiagnosedStrongSelfViewModel.closureLine)
             #expect(engine.describe(finding).contains("retained by a cycle:"))
             refreshes.onCompleted()
             #expect(leaked == nil)
@@ -35,12 +37,14 @@ extension RxIntegrationTests {
                 let model = SubscribeDiagnosedViewModel(refreshes: refreshes, engine: engine)
                 leaked = model
             }
-            let finding = try #require(expectFinding(
-                engine, outcome, .leakedSubscription, label: "headlines",
-                stackContains: "SubscribeDiagnosedViewModel.init"))
+            let finding = try #require(
+                expectFinding(
+                    engine, outcome, .leakedSubscription, label: "headlines",
+                    stackContains: "SubscribeDiagnosedViewModel.init"))
             let path = try #require(finding.retainPath)
-            expectCycle(path, owner: "SubscribeDiagnosedViewModel", field: "disposeBag",
-                        closureLine: SubscribeDiagnosedViewModel.closureLine)
+            expectCycle(
+                path, owner: "SubscribeDiagnosedViewModel", field: "disposeBag",
+                closureLine: SubscribeDiagnosedViewModel.closureLine)
             refreshes.onCompleted()
             _ = leaked
         }
@@ -55,12 +59,14 @@ extension RxIntegrationTests {
                 leaked = model
             }
             RxDiagnosticsHooks.uninstall()
-            let finding = try #require(expectFinding(
-                engine, outcome, .leakedSubscription, label: "subscribe(onNext:)",
-                stackContains: "HookedStrongSelfViewModel.init"))
+            let finding = try #require(
+                expectFinding(
+                    engine, outcome, .leakedSubscription, label: "subscribe(onNext:)",
+                    stackContains: "HookedStrongSelfViewModel.init"))
             let path = try #require(finding.retainPath)
-            expectCycle(path, owner: "HookedStrongSelfViewModel", field: "disposeBag",
-                        closureLine: HookedStrongSelfViewModel.closureLine)
+            expectCycle(
+                path, owner: "HookedStrongSelfViewModel", field: "disposeBag",
+                closureLine: HookedStrongSelfViewModel.closureLine)
             refreshes.onCompleted()
             #expect(leaked == nil)
         }
@@ -75,8 +81,10 @@ extension RxIntegrationTests {
                 _ = SubjectHeldViewModel(refreshes: refreshes)
             }
             RxDiagnosticsHooks.uninstall()
-            let finding = try #require(expectFinding(
-                engine, outcome, .leakedSubscription, label: "subscribe(onNext:)", stackContains: "SubjectHeldViewModel.init"))
+            let finding = try #require(
+                expectFinding(
+                    engine, outcome, .leakedSubscription, label: "subscribe(onNext:)",
+                    stackContains: "SubjectHeldViewModel.init"))
             let path = try #require(finding.retainPath)
             let text = path.textLines().joined(separator: "\n")
             #expect(path.verdict == .notACycle, "\(text)")
@@ -102,8 +110,10 @@ extension RxIntegrationTests {
                 _ = AppScopedViewModel(refreshes: refreshes)
             }
             RxDiagnosticsHooks.uninstall()
-            let finding = try #require(expectFinding(
-                engine, outcome, .leakedSubscription, label: "subscribe(onNext:)", stackContains: "AppScopedViewModel.init"))
+            let finding = try #require(
+                expectFinding(
+                    engine, outcome, .leakedSubscription, label: "subscribe(onNext:)",
+                    stackContains: "AppScopedViewModel.init"))
             let path = try #require(finding.retainPath)
             let text = path.textLines().joined(separator: "\n")
             #expect(path.verdict == .notACycle, "\(text)")
@@ -128,8 +138,10 @@ extension RxIntegrationTests {
                 leaked = model
             }
             RxDiagnosticsHooks.uninstall()
-            let finding = try #require(expectFinding(
-                engine, outcome, .leakedSubscription, label: "subscribe(onNext:)", stackContains: "HeadlinesViewModel.init"))
+            let finding = try #require(
+                expectFinding(
+                    engine, outcome, .leakedSubscription, label: "subscribe(onNext:)",
+                    stackContains: "HeadlinesViewModel.init"))
             let path = try #require(finding.retainPath)
             let text = path.textLines().joined(separator: "\n")
             #expect(path.verdict == .cycle, "\(text)")
@@ -164,8 +176,9 @@ func expectCycle(
     #expect(path.cycle.first?.type == owner, "\(text)", sourceLocation: sourceLocation)
     #expect(path.cycle.first?.links.first?.name == field, "\(text)", sourceLocation: sourceLocation)
     let closures = path.cycle.flatMap(\.links).compactMap(\.closure).filter { $0.category == .user }
-    #expect(closures.contains { $0.line == closureLine && $0.file?.hasSuffix("RetainPathFixtures.swift") == true },
-            "no closure at line \(closureLine): \(closures)", sourceLocation: sourceLocation)
+    #expect(
+        closures.contains { $0.line == closureLine && $0.file?.hasSuffix("RetainPathFixtures.swift") == true },
+        "no closure at line \(closureLine): \(closures)", sourceLocation: sourceLocation)
     #expect(text.contains("captures `self` strongly"), "\(text)", sourceLocation: sourceLocation)
     #expect(text.contains("→ \(owner) (the same object)"), "\(text)", sourceLocation: sourceLocation)
 }

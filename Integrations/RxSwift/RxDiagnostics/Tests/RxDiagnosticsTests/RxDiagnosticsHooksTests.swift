@@ -40,9 +40,11 @@ extension RxIntegrationTests {
             #expect(outcome.findings.map(\.kind) == [.unhandledError])
             #expect(forwarded.count == 1)
             let frames = forwarded.first?.frames ?? []
-            #expect(frames.contains { $0.contains("forwardingHandsThePreviousHandlerTheSubscriptionFrames") },
-                    "RxSwift's handler now points at the subscribe call: \(frames)")
-            #expect(!frames.contains { $0.hasPrefix("ReactiveDiagnostics subscription stack") }, "the marker is ours only")
+            #expect(
+                frames.contains { $0.contains("forwardingHandsThePreviousHandlerTheSubscriptionFrames") },
+                "RxSwift's handler now points at the subscribe call: \(frames)")
+            #expect(
+                !frames.contains { $0.hasPrefix("ReactiveDiagnostics subscription stack") }, "the marker is ours only")
             #expect(forwarded.first?.error == "TestFailure(offline)")
         }
 

@@ -40,7 +40,8 @@ extension RxIntegrationTests {
                     observer.onCompleted()
                     return Disposables.create()
                 }
-                let source = mode == .createDiagnosed
+                let source =
+                    mode == .createDiagnosed
                     ? Observable<Int>.create(diagnosed: "two emitters", engine: engine, emit)
                     : Observable<Int>.create(emit).diagnosed("two emitters", engine: engine)
                 let outcome = runTest(engine) {
@@ -48,7 +49,9 @@ extension RxIntegrationTests {
                         _ = source.subscribe(onNext: { _ in inSubscriber.around {} })
                     }
                 }
-                tally.add(outcome.findings.map(engine.latest), overlapped: overlapped.value, atSubscriber: inSubscriber.happened)
+                tally.add(
+                    outcome.findings.map(engine.latest), overlapped: overlapped.value,
+                    atSubscriber: inSubscriber.happened)
             }
             tally.expect(rate: 0.99, runs: Self.runs)
         }
@@ -77,7 +80,8 @@ extension RxIntegrationTests {
             let engine = makeEngine()
             RxDiagnosticsHooks.install(engine: engine)
             defer { RxDiagnosticsHooks.uninstall() }
-            let target: any ImmediateSchedulerType = scheduler == "serial queue"
+            let target: any ImmediateSchedulerType =
+                scheduler == "serial queue"
                 ? SerialDispatchQueueScheduler(qos: .utility) : ConcurrentDispatchQueueScheduler(qos: .utility)
             let subject = PublishSubject<Int>()
             let received = Box(0)

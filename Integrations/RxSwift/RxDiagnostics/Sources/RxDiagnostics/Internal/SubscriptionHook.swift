@@ -66,7 +66,8 @@ final class SubscriptionHook: Sendable {
         }
         guard engine.isEnabled, ArrayStorage.isSupported else { return [] }
         let stack = engine.captureAllocationStack()
-        let lines = forwardsToPreviousHandler && stack.isCaptured
+        let lines =
+            forwardsToPreviousHandler && stack.isCaptured
             ? engine.symbolize(stack).frames.map(\.displayName) : []
         // The array's storage: a released one of the pool (its one element is `line`), or a new one.
         let held = engine.registerHeld(

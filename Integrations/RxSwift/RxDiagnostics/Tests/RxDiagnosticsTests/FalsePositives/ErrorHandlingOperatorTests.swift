@@ -43,7 +43,9 @@ extension RxIntegrationTests {
                     }
                     return Disposables.create()
                 }
-                .diagnosed("flaky request", contract: StreamContract(values: 0...1, termination: .required), engine: engine)
+                .diagnosed(
+                    "flaky request", contract: StreamContract(values: 0...1, termination: .required), engine: engine
+                )
                 .retry(3).diagnosed("retry", engine: engine)
                 .subscribe(onNext: { received.append($0) })
             }

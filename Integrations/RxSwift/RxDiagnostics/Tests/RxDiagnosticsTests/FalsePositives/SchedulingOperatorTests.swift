@@ -11,7 +11,8 @@ extension RxIntegrationTests {
     struct SchedulingOperatorTests {
         @Test func subscribeOnAndObserveOnHopThreadsSerially() {
             let engine = makeEngine()
-            let io = ConcurrentDispatchQueueScheduler(qos: .utility).diagnosed("io", expecting: .offMainQueue, engine: engine)
+            let io = ConcurrentDispatchQueueScheduler(qos: .utility).diagnosed(
+                "io", expecting: .offMainQueue, engine: engine)
             let serial = SerialDispatchQueueScheduler(qos: .userInitiated).diagnosed("serial", engine: engine)
             let received = Box<[Int]>([])
             let done = DispatchSemaphore(value: 0)
@@ -22,7 +23,8 @@ extension RxIntegrationTests {
                     .map { $0 * 2 }.diagnosed("map", engine: engine)
                     .observe(on: serial)
                     .diagnosed("observe(on:)", contract: StreamContract(delivery: .offMainQueue), engine: engine)
-                    .subscribe(onNext: { value in received.mutate { $0.append(value) } }, onCompleted: { done.signal() })
+                    .subscribe(
+                        onNext: { value in received.mutate { $0.append(value) } }, onCompleted: { done.signal() })
                 expectSignal(done, "completion")
             }
             #expect(received.value == Array(stride(from: 2, through: 100, by: 2)))
@@ -40,9 +42,13 @@ extension RxIntegrationTests {
                     .diagnosed("letters", engine: engine)
                     .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .utility))
                     .observe(on: ui)
-                    .diagnosed("on main", contract: StreamContract(values: 3...3, termination: .required, delivery: .mainQueue),
-                               engine: engine)
-                    .subscribe(onNext: { letter in received.mutate { $0.append(letter) } }, onCompleted: { done.signal() })
+                    .diagnosed(
+                        "on main",
+                        contract: StreamContract(values: 3...3, termination: .required, delivery: .mainQueue),
+                        engine: engine
+                    )
+                    .subscribe(
+                        onNext: { letter in received.mutate { $0.append(letter) } }, onCompleted: { done.signal() })
                 expectSignal(done, "completion on the main queue")
             }
             #expect(received.value == ["a", "b", "c"])
@@ -62,7 +68,8 @@ extension RxIntegrationTests {
                     .diagnosed("right", engine: engine)
                 _ = Observable.merge(left, right)
                     .diagnosed("merged", engine: engine)
-                    .subscribe(onNext: { value in received.mutate { $0.append(value) } }, onCompleted: { done.signal() })
+                    .subscribe(
+                        onNext: { value in received.mutate { $0.append(value) } }, onCompleted: { done.signal() })
                 expectSignal(done, "both sources")
             }
             #expect(received.value.count == 400)

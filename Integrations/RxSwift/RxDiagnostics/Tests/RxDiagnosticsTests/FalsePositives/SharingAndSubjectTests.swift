@@ -16,7 +16,8 @@ extension RxIntegrationTests {
             var second: [Int] = []
             var subscriptions = 0
             let outcome = runHookedTest(engine) {
-                let shared = prices
+                let shared =
+                    prices
                     .do(onSubscribe: { subscriptions += 1 })
                     .diagnosed("prices", engine: engine)
                     .share(replay: 1, scope: .whileConnected)

@@ -58,30 +58,37 @@ extension RxIntegrationTests {
                 let source = time.clock.createHotObservable([
                     .next(210, 1), .next(220, 2), .next(230, 3), .completed(300),
                 ]).diagnosed("source", engine: engine)
-                delayed = time.clock.start {
-                    source.delay(.seconds(5), scheduler: time.scheduler).diagnosed("delay", engine: engine)
-                }.events
+                delayed =
+                    time.clock.start {
+                        source.delay(.seconds(5), scheduler: time.scheduler).diagnosed("delay", engine: engine)
+                    }.events
                 let slow = time.clock.createHotObservable([.next(1010, 1), .next(1200, 2)])
-                timedOut = time.clock.start(created: 1000, subscribed: 1000, disposed: 2000) {
-                    slow.diagnosed("slow", engine: engine)
-                        .timeout(.seconds(100), other: Observable.just(-1).diagnosed("fallback", engine: engine),
-                                 scheduler: time.scheduler)
-                        .diagnosed("timeout", engine: engine)
-                }.events
+                timedOut =
+                    time.clock.start(created: 1000, subscribed: 1000, disposed: 2000) {
+                        slow.diagnosed("slow", engine: engine)
+                            .timeout(
+                                .seconds(100), other: Observable.just(-1).diagnosed("fallback", engine: engine),
+                                scheduler: time.scheduler
+                            )
+                            .diagnosed("timeout", engine: engine)
+                    }.events
                 let burst = time.clock.createHotObservable([
                     .next(2010, 1), .next(2011, 2), .next(2012, 3), .next(2100, 4), .completed(2200),
                 ])
-                buffered = time.clock.start(created: 2000, subscribed: 2000, disposed: 3000) {
-                    burst.diagnosed("burst", engine: engine)
-                        .buffer(timeSpan: .seconds(50), count: 2, scheduler: time.scheduler)
-                        .diagnosed("buffer", engine: engine)
-                }.events
+                buffered =
+                    time.clock.start(created: 2000, subscribed: 2000, disposed: 3000) {
+                        burst.diagnosed("burst", engine: engine)
+                            .buffer(timeSpan: .seconds(50), count: 2, scheduler: time.scheduler)
+                            .diagnosed("buffer", engine: engine)
+                    }.events
             }
             #expect(delayed == [.next(215, 1), .next(225, 2), .next(235, 3), .completed(305)])
             #expect(timedOut == [.next(1010, 1), .next(1110, -1), .completed(1110)])
-            #expect(buffered == [
-                .next(2011, [1, 2]), .next(2061, [3]), .next(2111, [4]), .next(2161, []), .next(2200, []), .completed(2200),
-            ])
+            #expect(
+                buffered == [
+                    .next(2011, [1, 2]), .next(2061, [3]), .next(2111, [4]), .next(2161, []), .next(2200, []),
+                    .completed(2200),
+                ])
             #expect(time.scheduler.summary().pending == 0)
             expectClean(engine, outcome, subscriptions: 7)
         }
@@ -92,16 +99,21 @@ extension RxIntegrationTests {
             var sampled: [Recorded<Event<Int>>] = []
             var timer: [Recorded<Event<Int>>] = []
             let outcome = runHookedTest(engine, closureSubscriptions: false) {
-                sampled = time.clock.start(disposed: 280) {
-                    Observable<Int>.timer(.seconds(3), period: .seconds(10), scheduler: time.scheduler)
-                        .diagnosed("ticks", engine: engine)
-                        .sample(Observable<Int>.interval(.seconds(25), scheduler: time.scheduler)
-                            .diagnosed("sampler", engine: engine))
-                        .diagnosed("sample", engine: engine)
-                }.events
-                timer = time.clock.start(created: 300, subscribed: 300, disposed: 400) {
-                    Observable<Int>.timer(.seconds(30), scheduler: time.scheduler).diagnosed("timer", engine: engine)
-                }.events
+                sampled =
+                    time.clock.start(disposed: 280) {
+                        Observable<Int>.timer(.seconds(3), period: .seconds(10), scheduler: time.scheduler)
+                            .diagnosed("ticks", engine: engine)
+                            .sample(
+                                Observable<Int>.interval(.seconds(25), scheduler: time.scheduler)
+                                    .diagnosed("sampler", engine: engine)
+                            )
+                            .diagnosed("sample", engine: engine)
+                    }.events
+                timer =
+                    time.clock.start(created: 300, subscribed: 300, disposed: 400) {
+                        Observable<Int>.timer(.seconds(30), scheduler: time.scheduler).diagnosed(
+                            "timer", engine: engine)
+                    }.events
             }
             // ticks at 203, 213, …, 273; samples at 225, 250, 275
             #expect(sampled == [.next(225, 2), .next(250, 4), .next(275, 7)])
@@ -116,15 +128,16 @@ extension RxIntegrationTests {
             var events: [Recorded<Event<Int>>] = []
             let outcome = runHookedTest(engine, closureSubscriptions: false) {
                 let queries = time.clock.createHotObservable([.next(210, 1), .next(250, 2), .completed(400)])
-                events = time.clock.start {
-                    queries.diagnosed("queries", engine: engine)
-                        .flatMapLatest { query in
-                            time.clock.createColdObservable([
-                                .next(10, query * 10), .next(50, query * 100), .completed(60),
-                            ]).diagnosed("results \(query)", engine: engine)
-                        }
-                        .diagnosed("flatMapLatest", engine: engine)
-                }.events
+                events =
+                    time.clock.start {
+                        queries.diagnosed("queries", engine: engine)
+                            .flatMapLatest { query in
+                                time.clock.createColdObservable([
+                                    .next(10, query * 10), .next(50, query * 100), .completed(60),
+                                ]).diagnosed("results \(query)", engine: engine)
+                            }
+                            .diagnosed("flatMapLatest", engine: engine)
+                    }.events
             }
             #expect(events == [.next(220, 10), .next(260, 20), .next(300, 200), .completed(400)])
             expectClean(engine, outcome, subscriptions: 4)

@@ -63,11 +63,13 @@ extension RxIntegrationTests {
             var concatenated: [String] = []
             let outcome = runHookedTest(engine) {
                 let ids = Observable.of(1, 2).diagnosed("ids", engine: engine)
-                _ = ids
+                _ =
+                    ids
                     .flatMap { id in Observable.of("\(id)a", "\(id)b").diagnosed("flatMap inner", engine: engine) }
                     .diagnosed("flatMap", engine: engine)
                     .subscribe(onNext: { flat.append($0) })
-                _ = ids
+                _ =
+                    ids
                     .concatMap { id in Observable.of("\(id)x", "\(id)y").diagnosed("concatMap inner", engine: engine) }
                     .diagnosed("concatMap", engine: engine)
                     .subscribe(onNext: { concatenated.append($0) })

@@ -17,6 +17,7 @@ final class HeadlinesViewModel {
     private let disposeBag = DisposeBag()
 
     init() {
+        // swift-format-ignore
         refreshes.subscribe(onNext: { headlines in self.headlines = headlines }).disposed(by: disposeBag)  // SITE: strong-self
     }
 

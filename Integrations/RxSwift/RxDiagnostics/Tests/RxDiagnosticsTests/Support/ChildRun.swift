@@ -18,7 +18,8 @@ struct ChildRun {
         let files = try FileManager.default.contentsOfDirectory(at: reportDirectory, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasPrefix(".") }
         guard files.count == 1 else {
-            throw ChildFailure("expected one report in \(reportDirectory.path), found \(files.map(\.lastPathComponent))\n\(output)")
+            throw ChildFailure(
+                "expected one report in \(reportDirectory.path), found \(files.map(\.lastPathComponent))\n\(output)")
         }
         return try DiagnosticsReport.load(from: files[0])
     }
@@ -35,7 +36,8 @@ struct ChildRun {
 
     private static func run(_ arguments: [String]) throws -> ChildRun {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("rx-diagnostics-child-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            .appendingPathComponent(
+                "rx-diagnostics-child-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REACTIVE_DIAGNOSTICS_") }
         environment["REACTIVE_DIAGNOSTICS_FIXTURE"] = "1"
@@ -47,7 +49,8 @@ struct ChildRun {
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         process.arguments = arguments
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
@@ -93,7 +96,8 @@ struct ChildFailure: Error, CustomStringConvertible {
 
 /// The line of a `// SITE: name` marker in a source file.
 func siteLine(_ name: String, in file: String) throws -> Int {
-    let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = try String(contentsOfFile: file, encoding: .utf8).split(
+        separator: "\n", omittingEmptySubsequences: false)
     guard let index = lines.firstIndex(where: { $0.hasSuffix("// SITE: \(name)") }) else {
         throw ChildFailure("no SITE marker '\(name)' in \(file)")
     }

@@ -46,8 +46,10 @@ func runHookedTest(
     RxDiagnosticsHooks.install(engine: engine)
     defer { RxDiagnosticsHooks.uninstall() }
     let outcome = try runTest(engine, name, options: options, body)
-    #expect((RxDiagnosticsHooks.subscriptionsCounted > 0) == closureSubscriptions,
-            "the hooks counted \(RxDiagnosticsHooks.subscriptionsCounted) closure subscriptions", sourceLocation: sourceLocation)
+    #expect(
+        (RxDiagnosticsHooks.subscriptionsCounted > 0) == closureSubscriptions,
+        "the hooks counted \(RxDiagnosticsHooks.subscriptionsCounted) closure subscriptions",
+        sourceLocation: sourceLocation)
     return outcome
 }
 
@@ -60,8 +62,9 @@ func expectFinding(
     stackContains function: String = #function, sourceLocation: SourceLocation = #_sourceLocation
 ) -> Finding? {
     let matching = outcome.findings.filter { $0.kind == kind }
-    #expect(matching.count == 1, "expected one \(kind), found:\n\(describe(engine, outcome.findings))",
-            sourceLocation: sourceLocation)
+    #expect(
+        matching.count == 1, "expected one \(kind), found:\n\(describe(engine, outcome.findings))",
+        sourceLocation: sourceLocation)
     guard let finding = matching.first else { return nil }
     #expect(finding.label == label, sourceLocation: sourceLocation)
     #expect(finding.test == outcome.test, "attributed to \(finding.test)", sourceLocation: sourceLocation)
@@ -77,9 +80,10 @@ func expectStack(
     #expect(stack.isCaptured, "no stack was captured", sourceLocation: sourceLocation)
     let name = function.split(separator: "(").first.map(String.init) ?? function
     let frames = engine.symbolize(stack).frames
-    #expect(frames.contains { $0.function?.contains(name) == true },
-            "no frame inside \(name) in:\n\(frames.map(\.displayName).joined(separator: "\n"))",
-            sourceLocation: sourceLocation)
+    #expect(
+        frames.contains { $0.function?.contains(name) == true },
+        "no frame inside \(name) in:\n\(frames.map(\.displayName).joined(separator: "\n"))",
+        sourceLocation: sourceLocation)
 }
 
 /// Asserts a correct pipeline left nothing behind: no finding at all, and nothing of the
@@ -89,14 +93,16 @@ func expectClean(
     _ engine: DiagnosticsEngine, _ outcome: TestOutcome, subscriptions: Int,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    #expect(outcome.findings.isEmpty, "unexpected findings:\n\(describe(engine, outcome.findings))",
-            sourceLocation: sourceLocation)
+    #expect(
+        outcome.findings.isEmpty, "unexpected findings:\n\(describe(engine, outcome.findings))",
+        sourceLocation: sourceLocation)
     #expect(engine.liveCount(of: .subscription) == 0, sourceLocation: sourceLocation)
     #expect(engine.liveCount(of: .scheduledAction) == 0, sourceLocation: sourceLocation)
     #expect(engine.liveCount(of: .timer) == 0, sourceLocation: sourceLocation)
-    #expect(engine.registeredCount(of: .subscription) >= subscriptions,
-            "only \(engine.registeredCount(of: .subscription)) subscriptions were diagnosed",
-            sourceLocation: sourceLocation)
+    #expect(
+        engine.registeredCount(of: .subscription) >= subscriptions,
+        "only \(engine.registeredCount(of: .subscription)) subscriptions were diagnosed",
+        sourceLocation: sourceLocation)
 }
 
 func describe(_ engine: DiagnosticsEngine, _ findings: [Finding]) -> String {
