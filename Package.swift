@@ -10,7 +10,7 @@ let swiftSettings: [SwiftSetting] = [
 
 /// Apple's Combine where it exists, OpenCombine elsewhere (what OpenCombineShim does).
 let openCombine: [Target.Dependency] = [
-    .product(name: "OpenCombineShim", package: "OpenCombine"),
+    .product(name: "OpenCombineShim", package: "OpenCombine")
 ]
 
 let package = Package(
@@ -94,29 +94,32 @@ let package = Package(
         // MARK: Adapters
         .target(
             name: "CombineDiagnostics",
-            dependencies: ["ReactiveDiagnostics", "CReactiveDiagnostics"] + openCombine,
+            dependencies: [
+                "ReactiveDiagnostics", "CReactiveDiagnostics", "ReactiveDiagnosticsRetainPaths",
+                "_ReactiveDiagnosticsSupport",
+            ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .target(
             name: "EffectDiagnostics",
-            dependencies: ["ReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnostics", "_ReactiveDiagnosticsSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ConcurrencyDiagnostics",
-            dependencies: ["ReactiveDiagnostics", "CReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnostics", "CReactiveDiagnostics", "_ReactiveDiagnosticsSupport"],
             swiftSettings: swiftSettings
         ),
 
         // MARK: Test glue
         .target(
             name: "ReactiveDiagnosticsXCTest",
-            dependencies: ["ReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnostics", "_ReactiveDiagnosticsSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ReactiveDiagnosticsTesting",
-            dependencies: ["ReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnostics", "_ReactiveDiagnosticsSupport"],
             swiftSettings: swiftSettings
         ),
 
@@ -158,7 +161,7 @@ let package = Package(
         // tests (debug) and by retain-path-fuzz (release, in Tools/test.sh).
         .target(
             name: "RetainPathFuzzCases",
-            dependencies: ["ReactiveDiagnostics"],
+            dependencies: ["ReactiveDiagnostics", "ReactiveDiagnosticsRetainPaths"],
             path: "Tests/RetainPathFuzzCases",
             swiftSettings: swiftSettings
         ),
@@ -172,7 +175,7 @@ let package = Package(
         // Helpers shared by the test targets (child processes, temporary directories).
         .target(
             name: "ReactiveDiagnosticsTestSupport",
-            dependencies: ["ReactiveDiagnostics", "_ReactiveDiagnosticsProcess"],
+            dependencies: ["ReactiveDiagnostics", "_ReactiveDiagnosticsProcess", "_ReactiveDiagnosticsSupport"],
             path: "Tests/ReactiveDiagnosticsTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -189,7 +192,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveDiagnosticsTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnostics", "RetainPathFuzzCases"],
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagnostics", "RetainPathFuzzCases",
+                "ReactiveDiagnosticsRetainPaths", "_ReactiveDiagnosticsSupport",
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -206,7 +212,8 @@ let package = Package(
         .testTarget(
             name: "EffectDiagnosticsTests",
             dependencies: [
-                "ReactiveDiagnosticsTestSupport","EffectDiagnostics"],
+                "ReactiveDiagnosticsTestSupport", "EffectDiagnostics", "_ReactiveDiagnosticsSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -220,13 +227,16 @@ let package = Package(
         .testTarget(
             name: "ReactiveDiagnosticsXCTestTests",
             dependencies: [
-                "ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication", "CombineDiagnostics",
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsSymbolication",
+                "CombineDiagnostics", "_ReactiveDiagnosticsSupport",
             ] + openCombine,
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ReactiveDiagnosticsTestingTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsTesting"],
+            dependencies: [
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagnosticsTesting", "_ReactiveDiagnosticsSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -237,7 +247,8 @@ let package = Package(
         .testTarget(
             name: "ReactiveDiagToolTests",
             dependencies: [
-                "ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "ReactiveDiagnosticsSymbolication", "reactive-diag",
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "ReactiveDiagnosticsSymbolication",
+                "reactive-diag",
             ],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")],
