@@ -74,3 +74,38 @@ package struct RetainPathExplainer: Sendable {
         return paths
     }
 }
+
+extension RetainPathExplainer {
+    /// The user's objects a task keeps alive through its closure: the class instances its
+    /// closure context holds, through the compiler's thunk contexts and boxes (two levels), by
+    /// type name, strong references first, each once.
+    ///
+    /// ```swift
+    /// explainer.objectsHeld(byClosureContext: context)   // [(type: "NewsFeedModel", strength: "strong")]
+    /// ```
+    package func objectsHeld(byClosureContext context: UInt) -> [(type: String, strength: String)] {
+        let walker = HeapWalker(memory: ProcessMemory(), regions: MemoryRegions.current())
+        var found: [(type: String, strength: String)] = []
+        var seen = Set<UInt>()
+        var pending: [(address: UInt, depth: Int)] = [(context, 0)]
+        while let (address, depth) = pending.popLast(), found.count < 8 {
+            guard seen.insert(address).inserted, let record = walker.record(of: address) else { continue }
+            for reference in record.references where reference.target != 0 {
+                switch walker.classifier.classify(reference.target) {
+                case .instance(let metadata)?:
+                    let name = builder.types.name(of: metadata)
+                    if !found.contains(where: { $0.type == name }) {
+                        found.append((name, "\(reference.strength)"))
+                    }
+                case .context?, .genericBox?:
+                    if depth < 2 {
+                        pending.append((reference.target, depth + 1))
+                    }
+                default:
+                    continue
+                }
+            }
+        }
+        return found.sorted { ($0.strength == "strong" ? 0 : 1) < ($1.strength == "strong" ? 0 : 1) }
+    }
+}

@@ -58,7 +58,7 @@ struct DemoSuiteTests {
             "wrongThread @ NewsAppTests.SearchViewModelTests/typingShowsResults()",
             "uncancelledTimer @ NewsAppTests.ClockViewModelTests/testTicksWhileShown",
             "valueAfterTermination @ NewsAppTests.TickerTests/receivesThePrices()",
-            "leakedSubscription @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()",
+            "leakedResource @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()",
         ]
         #expect(found == expected, "\(output.suffix(3_000))")
         #expect(report.findings.allSatisfy { $0.severity == .error && $0.policy == "fail" })
@@ -91,17 +91,24 @@ struct DemoSuiteTests {
             placed["leakedSubscription @ NewsAppTests.FeedViewModelTests/testRefreshShowsTheHeadlines"])
         #expect(feed.file == Self.demo.appendingPathComponent("Sources/NewsApp/FeedViewModel.swift").path)
         #expect(feed.line == sinkLine)
-        // The async twin: the banner's leaked iteration at its `for await` line (an async stack's
-        // resume point), in the task the "Bug:" comment marks.
+        // The async twin, with nothing diagnosed by hand: the banner's task at its `Task {` line,
+        // suspended at its `for await` line (an async stack's resume point).
         let banner = try String(
             contentsOf: Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift"), encoding: .utf8
         )
         .split(separator: "\n", omittingEmptySubsequences: false)
         let taskBug = try #require(banner.firstIndex { $0.contains("// Bug: a task nobody keeps") })
+        let taskLine = try #require(banner[taskBug...].firstIndex { $0.contains("Task {") }) + 1
         let loopLine = try #require(banner[taskBug...].firstIndex { $0.contains("for await") }) + 1
-        let loop = try #require(placed["leakedSubscription @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()"])
-        #expect(loop.file == Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift").path)
-        #expect(loop.line == loopLine)
+        let bannerPath = Self.demo.appendingPathComponent("Sources/NewsApp/BreakingNewsBanner.swift").path
+        let task = try #require(placed["leakedResource @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()"])
+        #expect(task.file == bannerPath)
+        #expect(task.line == taskLine)
+        let part = try #require(reports.first { $0.findings.contains { $0.kind == .leakedResource } })
+        let finding = try #require(part.findings.first { $0.kind == .leakedResource })
+        let suspended = try #require(part.stacks.first { $0.id == finding.relatedStack })
+        let waits = suspended.frames.first { $0.file == bannerPath }
+        #expect(waits?.line == loopLine, "suspended at \(suspended.frames.map { "\($0.file ?? "?"):\($0.line ?? 0)" })")
     }
 
     @Test func theFixedAppPasses() async throws {

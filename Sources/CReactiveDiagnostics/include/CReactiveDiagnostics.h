@@ -248,6 +248,51 @@ uint32_t rdiag_current_test_get(void);
 void rdiag_current_test_set(uint32_t test);
 
 
+// MARK: Unstructured tasks (Swift Concurrency, Linux)
+
+/// Called for every unstructured task the code under test starts (`Task { }`, `Task.detached
+/// { }`), on the starting thread, right after the runtime made it: `detached` is 1 when the
+/// task inherits nothing from its starter; `context` is the task's closure context.
+typedef void (*rdiag_task_created_fn)(void *_Nonnull task, int detached, void *_Nullable context);
+
+/// 1 where unstructured tasks can be seen (Linux, the test executable's own `swift_task_create`).
+int rdiag_task_hook_available(void);
+/// Sets (or, with NULL, clears) the function told of each unstructured task.
+void rdiag_task_hook_set(rdiag_task_created_fn _Nullable hook);
+/// Adds `delta` to the calling thread's count of reasons not to tell: the library's own tasks.
+void rdiag_task_hook_suppress(int delta);
+
+/// ActiveTaskStatus flags read from a task (Swift 6.3, 64-bit Linux).
+enum {
+    RDIAG_TASK_CANCELLED = 0x100,
+    RDIAG_TASK_RUNNING = 0x800,
+    RDIAG_TASK_ENQUEUED = 0x1000,
+    RDIAG_TASK_COMPLETE = 0x2000,
+    RDIAG_TASK_SUSPENDED_ON_DEPENDENCY = 0x4000,
+};
+
+/// What a task's header says.
+struct rdiag_task_state {
+    uint32_t job_flags;
+    uint32_t status_flags;
+    /// The future's state: 0 executing, 1 succeeded, 2 failed; -1 not a future.
+    int future_status;
+    /// Where the task resumes: its own resume function and its innermost async context.
+    uintptr_t resume_task;
+    uintptr_t resume_context;
+};
+
+/// 1 when the runtime's debug variables say the layout read below is the one it has.
+int rdiag_task_layout_known(void);
+/// Reads a live task's state (the caller holds a reference). 0, or -1 when `task` is not a task.
+int rdiag_task_read_state(void *_Nonnull task, struct rdiag_task_state *_Nonnull state);
+/// The resume points of a suspended task, innermost first (each one past the resume
+/// function's entry, as rdiag_async_chain writes them); 0 when it is running, complete or
+/// resumed while being read.
+int rdiag_task_suspended_chain(void *_Nonnull task, void *_Nonnull *_Nonnull buffer, int depth);
+/// The current task (`swift_task_getCurrent`), NULL outside any task.
+void *_Nullable rdiag_task_current(void);
+
 // MARK: Heap inspection (retain paths; test checkpoints only, never the hot path)
 
 /// Copies up to `length` bytes at `address` of this process into `buffer` without ever

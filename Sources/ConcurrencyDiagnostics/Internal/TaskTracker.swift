@@ -1,3 +1,4 @@
+import CReactiveDiagnostics
 @_spi(Integration) import ReactiveDiagnostics
 import Synchronization
 
@@ -26,6 +27,8 @@ final class TaskTracker: Sendable {
     /// detached watcher awaits its result, so the task starts, runs and is isolated exactly as
     /// a plain `Task` would be.
     func end<Success: Sendable, Failure: Error>(when task: Task<Success, Failure>) {
+        rdiag_task_hook_suppress(1)
+        defer { rdiag_task_hook_suppress(-1) }
         Task.detached(priority: .utility) { [self] in
             _ = await task.result
             end()

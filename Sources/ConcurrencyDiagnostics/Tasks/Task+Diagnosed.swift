@@ -1,3 +1,4 @@
+import CReactiveDiagnostics
 import ReactiveDiagnostics
 
 extension Task where Failure == Never {
@@ -34,7 +35,10 @@ extension Task where Failure == Never {
     ) -> Task<Success, Never> {
         guard engine.isEnabled else { return Task(priority: priority, operation: operation) }
         let tracker = TaskTracker(engine: engine, label: DiagnosticLabel(label), owner: owner)
+        // The library's own task, tracked by its own label: not an unstructured task of the test too.
+        rdiag_task_hook_suppress(1)
         let task = Task(priority: priority, operation: operation)
+        rdiag_task_hook_suppress(-1)
         tracker.end(when: task)
         return task
     }
@@ -55,7 +59,10 @@ extension Task where Failure == any Error {
     ) -> Task<Success, any Error> {
         guard engine.isEnabled else { return Task(priority: priority, operation: operation) }
         let tracker = TaskTracker(engine: engine, label: DiagnosticLabel(label), owner: owner)
+        // The library's own task, tracked by its own label: not an unstructured task of the test too.
+        rdiag_task_hook_suppress(1)
         let task = Task(priority: priority, operation: operation)
+        rdiag_task_hook_suppress(-1)
         tracker.end(when: task)
         return task
     }

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 extension DiagnosedEffect where Action: Sendable {
     /// An effect that runs an `async` operation and sends the action it returns.
@@ -28,12 +28,14 @@ extension DiagnosedEffect where Action: Sendable {
         DiagnosedEffect(
             label: label,
             body: .task { send, discarded in
-                Task(priority: priority) { @MainActor in
-                    let action = await operation()
-                    if Task.isCancelled {
-                        discarded()
-                    } else {
-                        send(action)
+                DiagnosticsEngine.startingOwnTasks {
+                    Task(priority: priority) { @MainActor in
+                        let action = await operation()
+                        if Task.isCancelled {
+                            discarded()
+                        } else {
+                            send(action)
+                        }
                     }
                 }
             })

@@ -59,6 +59,12 @@ public struct Configuration: Sendable {
     public var retainPathLimits = RetainPathLimits()
     /// How deliveries that change threads are held open to meet a concurrent emitter.
     public var threadHopProbe = ThreadHopProbe()
+    /// Whether every unstructured task started during a test (`Task { }`, `Task.detached { }`,
+    /// in the app's code as in the test's) is followed, so that one still running at the test's
+    /// end is a finding at its `Task {` line, with where it is suspended. Where the platform
+    /// cannot see task starts (see ``DiagnosticsEngine/seesUnstructuredTasks``) the test glue's
+    /// task-local marker still counts them.
+    public var tracksUnstructuredTasks = true
 
     /// Default configuration.
     public init() {}
@@ -85,6 +91,7 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_LONG_ACTION_MS` | long-action threshold | `100` |
     /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
     /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATHS` | explain leaked subscriptions' retain paths | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_TASKS` | follow every unstructured task started during a test | `0` |
     /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATH_MS` | time limit of one retain-path walk | `50` |
     /// | `REACTIVE_DIAGNOSTICS_HOP_PROBES` | first thread-hop probes per stream (`0`: probing off) | `0` |
     /// | `REACTIVE_DIAGNOSTICS_HOP_PROBE_BUDGET_MS` | what all thread-hop probes may wait | `200` |
@@ -141,6 +148,7 @@ public struct Configuration: Sendable {
         }
         if let maximum = try number("MAX_FINDINGS", in: 1...100_000_000) { maximumFindings = maximum }
         if let explains = try flag("RETAIN_PATHS") { explainsRetainPaths = explains }
+        if let tracks = try flag("TASKS") { tracksUnstructuredTasks = tracks }
         if let limit = try number("RETAIN_PATH_MS", in: 1...60_000) { retainPathLimits.time = .milliseconds(limit) }
         if let probes = try number("HOP_PROBES", in: 0...255) {
             threadHopProbe.probesPerStream = probes

@@ -16,6 +16,7 @@ extension DiagnosticsEngine {
         if serial {
             serialTestID.store(test.rawValue, ordering: .relaxed)
         }
+        openTests.withLock { $0[test.rawValue, default: 0] += 1 }
         return TestCheckpoint(
             test: test, epoch: ledger.advanceEpoch(), findingIndex: findingStore.count, isSerial: serial)
     }
@@ -53,8 +54,10 @@ extension DiagnosticsEngine {
             settled = clock.now - start
         } else {
             settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
+            describeRunningTasks(of: checkpoint)
             recordLeaks(of: checkpoint)
             recordUnstructuredTasks(of: checkpoint)
+            closeTest(checkpoint)
         }
         evaluatePrematureCancels(test: checkpoint.test)
         let findings = attributedFindings(of: checkpoint, from: checkpoint.findingIndex, options: options)
@@ -79,8 +82,10 @@ extension DiagnosticsEngine {
     ) -> TestOutcome {
         let start = findingStore.count
         let settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
+        describeRunningTasks(of: checkpoint)
         recordLeaks(of: checkpoint)
         recordUnstructuredTasks(of: checkpoint)
+        closeTest(checkpoint)
         let findings = attributedFindings(of: checkpoint, from: start, options: options)
         let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
         recordTest(
@@ -144,6 +149,16 @@ extension DiagnosticsEngine {
         return contextual.isKnown ? contextual : serialTest
     }
 
+    /// The test's lifetime is judged: its tasks are forgotten (reported or not), and tasks
+    /// started from now on are no longer its.
+    private func closeTest(_ checkpoint: TestCheckpoint) {
+        forgetTasks(of: checkpoint)
+        openTests.withLock { open in
+            let remaining = (open[checkpoint.test.rawValue] ?? 1) - 1
+            open[checkpoint.test.rawValue] = remaining > 0 ? remaining : nil
+        }
+    }
+
     /// Resources the test allocated that are still alive.
     public func liveResources(of checkpoint: TestCheckpoint) -> [LiveResource] {
         ledger.liveResources(test: checkpoint.test)
@@ -161,6 +176,7 @@ extension DiagnosticsEngine {
         while true {
             drainMainQueue(timeout: poll)
             ledger.sweep()
+            sweepCompletedTasks()
             if liveResources(of: checkpoint).isEmpty && !hasUnstructuredTasks(checkpoint) || clock.now >= deadline {
                 return clock.now - start
             }

@@ -51,11 +51,11 @@ public final class DiagnosticsEngine: Sendable {
     let findingStore: FindingStore
     let startUptime = DispatchTime.now().uptimeNanoseconds
     private let settings: LockedValue<Configuration>
-    private let hotEnabled: Atomic<Bool>
+    let hotEnabled: Atomic<Bool>
     let hotStackDepth: Atomic<Int>
     private let hotEventStacks: Atomic<Bool>
     /// ``Configuration/explainsRetainPaths``: whether anchors are worth storing.
-    private let hotRetainPaths: Atomic<Bool>
+    let hotRetainPaths: Atomic<Bool>
     /// Thread-hop probe settings and what is left of their budget.
     let hopProbes: HopProbeBudget
     let probes = LockedValue([SchedulerProbe]())
@@ -68,6 +68,11 @@ public final class DiagnosticsEngine: Sendable {
     /// The marker each running test's unstructured tasks inherit, held weakly (see
     /// ``trackingUnstructuredTasks(of:isolation:_:)``).
     let taskSentinels = LockedValue([TestCheckpoint: WeakTaskSentinel]())
+    /// The unstructured tasks started during this engine's tests and still followed.
+    let trackedTasks = TrackedTasks()
+    /// The tests begun and not finished yet (raw ``TestIdentity`` → how many checkpoints):
+    /// an unstructured task is followed by the engine whose test started it.
+    let openTests = LockedValue([UInt32: Int]())
     /// The test of a serial runner (XCTest) in progress, as a raw ``TestIdentity``; 0 for none.
     /// Per engine, so that a private engine's serial test never claims another engine's work.
     let serialTestID = Atomic<UInt32>(0)
@@ -94,6 +99,9 @@ public final class DiagnosticsEngine: Sendable {
         MainQueue.install()
         Self.registerBookkeeping
         updateJournal(for: configuration)
+        if configuration.tracksUnstructuredTasks {
+            followUnstructuredTasks()
+        }
     }
 
     /// The ledger's store of held objects is the library's bookkeeping, never the holder that

@@ -19,7 +19,8 @@ package final class FrameClassifier: Sendable {
         var own: Set<String> = [
             "ReactiveDiagnostics", "ReactiveDiagnosticsReport", "CombineDiagnostics", "RxDiagnostics",
             "EffectDiagnostics", "ConcurrencyDiagnostics", "ReactiveDiagnosticsXCTest", "ReactiveDiagnosticsTesting",
-            "CReactiveDiagnostics",
+            "CReactiveDiagnostics", "ReactiveDiagnosticsRetainPaths", "ReactiveDiagnosticsSymbolication",
+            "_ReactiveDiagnosticsSupport", "_ReactiveDiagnosticsProcess",
         ]
         var framework: Set<String> = [
             "OpenCombine", "OpenCombineDispatch", "OpenCombineFoundation", "OpenCombineShim", "Combine",
@@ -51,6 +52,10 @@ package final class FrameClassifier: Sendable {
     /// Classifies a frame.
     package func category(module: String?, symbol: String?, imagePath: String?) -> FrameCategory {
         if let symbol, Self.isOwnCSymbol(symbol) {
+            return .diagnostics
+        }
+        if symbol == "swift_task_create", imagePath?.contains("libswift_Concurrency") == false {
+            // The test executable's own swift_task_create: the library's hook (task_hook.c).
             return .diagnostics
         }
         if let symbol, Self.isProcessEntry(symbol) {

@@ -130,3 +130,62 @@ final class ClockModel: @unchecked Sendable {
         lock.withLock { ticks += 1 }
     }
 }
+
+/// App-style code written the way app developers do, with no diagnostics: tasks started in
+/// its own functions, its own streams, continuations and sleeps. The tests never change it.
+final class NewsFeedModel: @unchecked Sendable {
+    // Unchecked: `headlines` is guarded by `lock`; the rest is set once in `init`.
+    private let lock = NSLock()
+    private var headlines: [String] = []
+    private let (updates, feed) = AsyncStream.makeStream(of: String.self)
+    private var polling: Task<Void, Never>?
+
+    var count: Int { lock.withLock { headlines.count } }
+
+    /// The leak: a task that loops over the model's own stream, which nobody finishes.
+    func startListening() {
+        Task {
+            await self.listen()
+        }
+    }
+
+    /// Where the loop waits.
+    func listen() async {
+        for await headline in updates {
+            lock.withLock { headlines.append(headline) }
+        }
+    }
+
+    /// A detached polling loop, kept and never cancelled.
+    func startPolling() {
+        polling = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(3600))
+                self?.lock.withLock { self?.headlines.append("poll") }
+            }
+        }
+    }
+
+    /// A callback SDK wrapped in a checked continuation, whose callback never comes.
+    func startWaitingForSettings(_ api: SettingsAPI) {
+        Task {
+            let value = await withCheckedContinuation { continuation in
+                api.load { continuation.resume(returning: $0) }
+            }
+            self.lock.withLock { self.headlines.append(value) }
+        }
+    }
+
+    /// The fix: the polling task is cancelled when the model stops.
+    func stopPolling() {
+        polling?.cancel()
+    }
+
+    func publish(_ headline: String) {
+        feed.yield(headline)
+    }
+
+    func finish() {
+        feed.finish()
+    }
+}
