@@ -2,10 +2,13 @@
 import PackageDescription
 
 /// Every Swift target gets the same strictness: Swift 6 language mode (the tools-version
-/// default) plus upcoming features that keep the API honest.
+/// default) plus upcoming features that keep the API honest. With `InternalImportsByDefault` an
+/// import is internal unless written `public import` (a public signature uses the module's types)
+/// or `package import` (only package declarations do): what a module exposes is written down.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 /// Apple's Combine where it exists, OpenCombine elsewhere (what OpenCombineShim does).

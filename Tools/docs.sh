@@ -7,6 +7,8 @@
 #     top-level symbol;
 #   - a public symbol without a `///` documentation comment of its own (read from the symbol
 #     graphs the build extracted; see Tools/Workshop/DocCoverage);
+#   - a public top-level declaration Docs/PublicAPI.md does not name, or a name of its table
+#     that is no public declaration (doc-coverage public-api);
 #   - a link of a catalog to a file of this repository that does not exist;
 #   - a library product without a catalog.
 # The RxSwift integration's module is built and checked the same way when RxSwift can be
@@ -86,6 +88,8 @@ build_and_check() {
     done
     "$checker" topics "${archives[@]}"
     "$checker" symbols "${graphs[@]}"
+    # Docs/PublicAPI.md names every public top-level declaration, and nothing that is gone.
+    "$checker" public-api "$root/Docs/PublicAPI.md" "${graphs[@]}"
 }
 
 step "doc-coverage (the checker)"

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension DiagnosticsReport {
     /// The largest report ``load(from:maxBytes:)`` reads by default: 1 GiB.

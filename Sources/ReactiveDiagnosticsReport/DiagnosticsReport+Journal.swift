@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension DiagnosticsReport {
     /// The journal path that belongs to a report path: `report.json` → `report.journal.jsonl`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One line of a crash journal: the append-only record a test process keeps next to its
 /// report, so that what it found survives a crash (`fatalError`, a trap, `SIGKILL`).

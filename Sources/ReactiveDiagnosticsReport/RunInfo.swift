@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where and when a report's findings were made.
 ///

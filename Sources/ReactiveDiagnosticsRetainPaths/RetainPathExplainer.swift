@@ -1,5 +1,5 @@
-import ReactiveDiagnosticsReport
-import ReactiveDiagnosticsSymbolication
+package import ReactiveDiagnosticsReport
+package import ReactiveDiagnosticsSymbolication
 
 /// The retain-path module's one door: the objects that explain leaked resources in, why each is
 /// still alive out (a retain cycle through the user's code, or what holds it from outside).

@@ -1,5 +1,5 @@
-import Foundation
-import ReactiveDiagnosticsReport
+package import Foundation
+package import ReactiveDiagnosticsReport
 import _ReactiveDiagnosticsProcess
 
 /// What filling in a report's source lines did.

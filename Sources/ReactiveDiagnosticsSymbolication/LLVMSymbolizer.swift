@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import _ReactiveDiagnosticsProcess
 
 /// Resolves addresses of one binary to function, file, line and column through

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The one place that turns an address into file, line and column (and the function's
 /// linkage name): the engine when it writes a report and when a finding fails a test, the

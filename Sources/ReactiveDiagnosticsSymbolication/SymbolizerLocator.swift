@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Finds the programs that resolve source lines: `llvm-symbolizer` and `swift-demangle`.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import ReactiveDiagnostics
-import Testing
+public import Testing
 
 /// A Swift Testing trait that checks a test (or every test of a suite) with ReactiveDiagnostics.
 ///

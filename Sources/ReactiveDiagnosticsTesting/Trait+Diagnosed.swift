@@ -1,5 +1,5 @@
 import ReactiveDiagnostics
-import Testing
+public import Testing
 
 extension Trait where Self == DiagnosedTrait {
     /// Checks the test, or every test of the suite, for leaks, stream grammar and scheduler

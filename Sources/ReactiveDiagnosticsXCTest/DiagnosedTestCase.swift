@@ -1,5 +1,5 @@
 import ReactiveDiagnostics
-import XCTest
+public import XCTest
 
 /// An `XCTestCase` whose every test is checked by ReactiveDiagnostics **after** `tearDown()`.
 ///

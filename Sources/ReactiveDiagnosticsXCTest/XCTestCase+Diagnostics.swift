@@ -1,5 +1,5 @@
 import ReactiveDiagnostics
-import XCTest
+public import XCTest
 
 extension XCTestCase {
     /// This test's allowances and settle time, applied when it is checked.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// A value guarded by a `pthread_mutex_t`, for this package's modules.

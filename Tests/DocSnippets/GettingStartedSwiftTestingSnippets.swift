@@ -20,9 +20,8 @@ extension SwiftTestingGuide {
     @Suite(.diagnosed)
     struct TraitFixtures {
         @Test func leaks() {
-            let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel("trait-leak"))
-            monitor.receivedSubscription()
-            keep(monitor)    // stays alive after the test: a leak
+            let subscription = DiagnosticsEngine.shared.track(.subscription, label: "trait-leak")
+            keep(subscription)    // never untracked: alive after the test, a leak
         }
     }
 }

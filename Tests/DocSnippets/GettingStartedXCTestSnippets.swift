@@ -39,9 +39,8 @@ extension XCTestGuide {
 extension XCTestGuide {
     final class InstallFixtures: DiagnosedTestCase {
         func testLeaksASubscription() {
-            let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel("install-leak"))
-            monitor.receivedSubscription()
-            keep(monitor)    // stays alive after the test: a leak
+            let subscription = DiagnosticsEngine.shared.track(.subscription, label: "install-leak")
+            keep(subscription)    // never untracked: alive after the test, a leak
         }
 
         func testCancelRace() {

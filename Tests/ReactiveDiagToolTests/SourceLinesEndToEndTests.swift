@@ -1,5 +1,5 @@
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import ReactiveDiagnosticsSymbolication
 import ReactiveDiagnosticsTestSupport
 import Testing

@@ -1,5 +1,5 @@
-import Foundation
-import ReactiveDiagnostics
+public import Foundation
+public import ReactiveDiagnostics
 
 /// What a child run of this test binary left: exit status, output and report files.
 public struct ChildRun: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import ReactiveDiagnostics
+public import ReactiveDiagnostics
 
 /// A private engine for one test: stacks on, nothing written to disk, nothing printed, a short
 /// settle time, a long-action threshold no action of a clean test reaches even on a loaded CI

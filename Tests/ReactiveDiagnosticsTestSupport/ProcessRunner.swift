@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import _ReactiveDiagnosticsProcess
 
 /// What a finished child process left.

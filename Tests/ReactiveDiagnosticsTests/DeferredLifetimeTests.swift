@@ -1,5 +1,5 @@
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
 
 /// A test ended in two halves (`finishTest(_:options:deferringLifetime:)`, then

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import ReactiveDiagnosticsTestSupport
 import Testing
 import _ReactiveDiagnosticsSupport

@@ -1,6 +1,6 @@
 import Foundation
-import ReactiveDiagnostics
-import Testing
+public import ReactiveDiagnostics
+public import Testing
 
 /// What repeated two-thread stress runs found, against what the runs did (the ground truth
 /// counted by ``callFromTwoThreads(_:_:)`` and ``Overlap``).

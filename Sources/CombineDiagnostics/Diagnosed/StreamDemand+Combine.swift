@@ -1,4 +1,4 @@
-import OpenCombineShim
+public import OpenCombineShim
 import ReactiveDiagnostics
 
 extension StreamDemand {

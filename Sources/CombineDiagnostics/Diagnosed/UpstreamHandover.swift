@@ -1,9 +1,9 @@
-import OpenCombineShim
+public import OpenCombineShim
 import ReactiveDiagnostics
-import Synchronization
+public import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)

@@ -1,6 +1,6 @@
 import Dispatch
-import OpenCombineShim
-import ReactiveDiagnostics
+public import OpenCombineShim
+@_spi(Integration) import ReactiveDiagnostics
 
 /// A scheduler that wraps another one and tells what happens to the work given to it.
 ///

@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 import ReactiveDiagnostics
 
 /// A task executor that runs its jobs on a dispatch queue and tells what happens to them: the

@@ -1,5 +1,5 @@
 import Dispatch
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 /// What both diagnostic executors do with a job: count and time it through a
 /// ``SchedulerProbe`` (a pending job is a live scheduled action), run it on the queue with the

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Synchronization
 
 /// What the iterations of one diagnosed sequence share: identity, contract, and, for a

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 extension DiagnosedEffect {
     /// A long-lived effect: it sends any number of actions, then finishes or fails once.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import ReactiveDiagnostics
 
 /// A `NotificationCenter` whose block-based observers are tracked until they are removed.

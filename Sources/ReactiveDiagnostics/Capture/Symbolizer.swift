@@ -1,6 +1,6 @@
 import Foundation
 import ReactiveDiagnosticsReport
-import ReactiveDiagnosticsSymbolication
+package import ReactiveDiagnosticsSymbolication
 import _ReactiveDiagnosticsSupport
 
 /// Turns raw return addresses into ``SymbolizedFrame``s, caching every address it has seen.

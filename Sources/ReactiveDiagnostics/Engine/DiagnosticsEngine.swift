@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import ReactiveDiagnosticsReport
 import ReactiveDiagnosticsRetainPaths
-import ReactiveDiagnosticsSymbolication
+package import ReactiveDiagnosticsSymbolication
 import Synchronization
 import _ReactiveDiagnosticsSupport
 
@@ -232,7 +232,7 @@ public final class DiagnosticsEngine: Sendable {
     ///   - anchor: The object whose references explain the subscription's lifetime,
     ///     when it exists already (its subscriber): if the subscription leaks, the engine looks for
     ///     the retain cycle from there (see ``StreamMonitor/setRetainPathAnchor(_:)``).
-    public func makeStreamMonitor(
+    @_spi(Integration) public func makeStreamMonitor(
         label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init(),
         allocationStack: StackID? = nil, test: TestIdentity? = nil, anchor: AnyObject? = nil
     ) -> StreamMonitor {
@@ -249,7 +249,7 @@ public final class DiagnosticsEngine: Sendable {
     /// ```swift
     /// let probe = engine.makeSchedulerProbe(label: "ui", expectation: .mainQueue, fixedQueue: true)
     /// ```
-    public func makeSchedulerProbe(
+    @_spi(Integration) public func makeSchedulerProbe(
         label: String, expectation: ThreadExpectation? = nil, longActionThreshold: Duration? = nil,
         fixedQueue: Bool = false
     ) -> SchedulerProbe {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Known findings to suppress, in the spirit of LeakSanitizer's `leak:` suppressions.
 ///

@@ -1,5 +1,5 @@
 import Synchronization
-import ReactiveDiagnosticsRetainPaths
+package import ReactiveDiagnosticsRetainPaths
 
 /// Where the engine starts looking for why a leaked resource is still alive.
 extension ResourceLedger {

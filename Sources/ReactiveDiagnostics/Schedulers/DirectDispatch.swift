@@ -1,5 +1,5 @@
 import CReactiveDiagnostics
-import Dispatch
+public import Dispatch
 
 /// The libdispatch queue behind a `DispatchQueue`, to which a diagnostic scheduler hands its
 /// actions as a function and a context (`dispatch_async_f`) instead of a block.

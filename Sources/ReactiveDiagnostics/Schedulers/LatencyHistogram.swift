@@ -14,7 +14,7 @@ import Synchronization
 /// histogram.record(nanoseconds: 1_500)
 /// assert(histogram.summary().count == 1)
 /// ```
-public final class LatencyHistogram: Sendable {
+@_spi(Integration) public final class LatencyHistogram: Sendable {
     static let subBucketBits = 4
     static let subBuckets = 1 << subBucketBits
     static let bucketCount = (64 - subBucketBits + 1) * subBuckets

@@ -1,6 +1,6 @@
 import Foundation
 import _ReactiveDiagnosticsSupport
-import ReactiveDiagnosticsReport
+package import ReactiveDiagnosticsReport
 
 /// Decides whose code a frame is (`FrameCategory`) from its demangled name and image.
 ///

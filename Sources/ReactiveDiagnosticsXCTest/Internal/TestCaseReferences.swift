@@ -1,4 +1,4 @@
-import XCTest
+package import XCTest
 
 /// Whether a test case instance keeps anything in its own stored properties that its
 /// `tearDown()` could release: a `cancellables` set, a view model, a scheduler.

@@ -1,5 +1,5 @@
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import Testing
 
 /// A subscriber the engine knows nothing about (no framework): a closure it holds, and the

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import ReactiveDiagnosticsXCTest
 import XCTest
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+public import Foundation
 
 /// The `reactive-diag` tool as a function: parse arguments, run the command, return the
 /// exit code. The executable calls it with the real streams; tests call it with

@@ -30,6 +30,9 @@ public struct SymbolGraph: Decodable, Sendable {
         public var pathComponents: [String]
         /// `public`, `open`, `package`, `internal`…
         public var accessLevel: String
+        /// `true` for a declaration behind `@_spi(…)` (present only when the extractor was asked
+        /// for SPI symbols).
+        public var spi: Bool?
         /// The documentation comment, the symbol's own or one inherited from the requirement it
         /// implements (then `module` names the requirement's module and `uri` its file).
         public var docComment: DocComment?

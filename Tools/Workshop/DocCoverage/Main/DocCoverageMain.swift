@@ -8,6 +8,9 @@ import Foundation
 ///                                                      graphs and is named after the module
 ///     doc-coverage topics <Module.doccarchive>…        each module's landing page organises
 ///                                                      every top-level symbol in its topics
+///     doc-coverage public-api <PublicAPI.md> <symbol-graph-directory>…
+///                                                      the page names every public top-level
+///                                                      declaration of each module, and no other
 ///
 /// `symbols` prints one `file:line: error:` line per public symbol without its own `///` comment
 /// (or top-level type without a ```` ```swift ```` example) and one summary line per module. `topics` names every group DocC had to add to a landing page
@@ -23,13 +26,16 @@ enum DocCoverageMain {
         switch command {
         case "symbols": exit(checkSymbols(in: paths) ? 0 : 1)
         case "topics": exit(checkTopics(of: paths) ? 0 : 1)
+        case "public-api" where paths.count > 1:
+            exit(checkPublicAPI(page: paths[0], in: Array(paths.dropFirst())) ? 0 : 1)
         default: usage()
         }
     }
 
     static func usage() -> Never {
         printError(
-            "usage: doc-coverage symbols <symbol-graph-directory>…  |  doc-coverage topics <Module.doccarchive>…")
+            "usage: doc-coverage symbols <symbol-graph-directory>…  |  doc-coverage topics <Module.doccarchive>…  |  "
+                + "doc-coverage public-api <PublicAPI.md> <symbol-graph-directory>…")
         exit(2)
     }
 
@@ -70,6 +76,41 @@ enum DocCoverageMain {
                 "\(module): \(coverage.entries.count) public symbols, \(coverage.undocumented.count - withoutExample) "
                     + "undocumented, \(withoutExample) top-level types without an example")
             passed = passed && coverage.undocumented.isEmpty
+        }
+        return passed
+    }
+
+    static func checkPublicAPI(page: String, in directories: [String]) -> Bool {
+        let document: PublicAPIDocument
+        do {
+            document = PublicAPIDocument(markdown: try String(contentsOfFile: page, encoding: .utf8))
+        } catch {
+            printError("error: cannot read \(page): \(error)")
+            return false
+        }
+        var passed = true
+        for directory in directories {
+            let module = URL(fileURLWithPath: directory).lastPathComponent
+            let graphs: [SymbolGraph]
+            do {
+                graphs = try SymbolGraph.loadAll(in: URL(fileURLWithPath: directory))
+            } catch {
+                printError("error: \(module): cannot read the symbol graphs in \(directory): \(error)")
+                passed = false
+                continue
+            }
+            let declared = PublicAPIDocument.topLevelAPI(module: module, graphs: graphs).declared
+            guard !declared.isEmpty else {
+                printError("error: \(module): no public top-level declaration of \(module) in \(directory)")
+                passed = false
+                continue
+            }
+            let problems = document.problems(module: module, graphs: graphs)
+            for problem in problems { printError("\(page): error: \(problem)") }
+            printError(
+                "\(module): \(declared.count) public top-level declarations, "
+                    + (problems.isEmpty ? "all named by \(page)" : "\(problems.count) difference(s) with \(page)"))
+            passed = passed && problems.isEmpty
         }
         return passed
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+public import Foundation
 
 /// What a command may touch besides its arguments: its two output streams, the
 /// environment and the working directory. Tests pass their own.

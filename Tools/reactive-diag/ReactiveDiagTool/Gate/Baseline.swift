@@ -1,5 +1,5 @@
-import Foundation
-import ReactiveDiagnosticsReport
+public import Foundation
+public import ReactiveDiagnosticsReport
 
 /// Accepted findings: the gate fails only on findings whose fingerprint is not in here.
 ///

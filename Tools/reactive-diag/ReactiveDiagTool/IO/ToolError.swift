@@ -1,5 +1,5 @@
 import Foundation
-import ReactiveDiagnosticsReport
+public import ReactiveDiagnosticsReport
 
 /// A failure that ends a command with a one-line message and an exit code.
 ///

@@ -1,4 +1,4 @@
-import ReactiveDiagnosticsReport
+public import ReactiveDiagnosticsReport
 
 /// What `show` shows, as data: the summary, the findings grouped by fingerprint, and the
 /// stacks they refer to. `show --format json` prints it; `html` embeds it; the text view

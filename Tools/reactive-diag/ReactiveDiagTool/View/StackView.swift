@@ -1,4 +1,4 @@
-import ReactiveDiagnosticsReport
+public import ReactiveDiagnosticsReport
 
 /// A stack as a view shows it: frames innermost first.
 ///

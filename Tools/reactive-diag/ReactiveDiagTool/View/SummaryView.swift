@@ -1,4 +1,4 @@
-import ReactiveDiagnosticsReport
+public import ReactiveDiagnosticsReport
 
 /// The summary at the top of a view.
 ///

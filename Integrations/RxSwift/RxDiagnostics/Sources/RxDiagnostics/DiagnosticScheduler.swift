@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 import ReactiveDiagnosticsReport
 @preconcurrency import RxSwift
 

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 /// How RxSwift streams are monitored: no demand, no subscription signal.
 enum StreamMonitoring {
