@@ -233,9 +233,12 @@ enum TaskCreationHook {
     }
 
     static func taskStarted(_ task: UnsafeMutableRawPointer, detached: Bool, context: UnsafeMutableRawPointer?) {
-        let candidates = engines.withLock { $0.compactMap(\.engine) }
-        for engine in candidates where engine.followTask(task, detached: detached, context: context) {
-            return
+        // The array itself, not a copy of its elements: no allocation per task.
+        let registered = engines.withLock { $0 }
+        for entry in registered {
+            if let engine = entry.engine, engine.followTask(task, detached: detached, context: context) {
+                return
+            }
         }
     }
 }
@@ -254,15 +257,18 @@ enum TaskLayoutCheck {
         }
         thread.name = "ReactiveDiagnostics task layout check"
         thread.start()
-        guard done.wait(timeout: .now() + 5) == .success else { return false }
+        guard done.wait(timeout: .now() + 15) == .success else { return false }
         return verdict.withLock { $0 } ?? false
     }
 
     private static func check() -> Bool {
         let parked = Parked()
         let runningOK = LockedValue(false)
+        // On a queue of its own, not Swift's cooperative pool, which other work may keep busy
+        // for seconds: the check must not time out on a loaded machine.
+        let executor = QueueTaskExecutor()
         let task = DiagnosticsEngine.startingOwnTasks {
-            Task.detached { () -> Int in
+            Task.detached(executorPreference: executor) { () -> Int in
                 if let current = rdiag_task_current() {
                     let state = TaskState(task: UInt(bitPattern: current))
                     runningOK.withLock { $0 = state.map { $0.isRunning && !$0.isComplete } ?? false }
@@ -275,7 +281,7 @@ enum TaskLayoutCheck {
         guard parked.waitParked(), runningOK.withLock({ $0 }) else { return false }
         // Suspended: not running, not complete, waiting on its continuation, a context to resume.
         var suspended = false
-        for _ in 0..<500 {
+        for _ in 0..<2_500 {
             var state = rdiag_task_state()
             if rdiag_task_read_state(UnsafeMutableRawPointer(bitPattern: address)!, &state) == 0,
                 state.status_flags & UInt32(RDIAG_TASK_RUNNING) == 0
@@ -290,18 +296,29 @@ enum TaskLayoutCheck {
         }
         parked.resume()
         guard suspended else { return false }
-        let finished = DispatchSemaphore(value: 0)
-        _ = DiagnosticsEngine.startingOwnTasks {
-            Task.detached {
-                _ = await task.value
-                finished.signal()
+        // Completed: the future holds its value.
+        var completed = false
+        for _ in 0..<2_500 {
+            var state = rdiag_task_state()
+            guard rdiag_task_read_state(UnsafeMutableRawPointer(bitPattern: address)!, &state) == 0 else { break }
+            if state.status_flags & UInt32(RDIAG_TASK_COMPLETE) != 0 {
+                completed = state.future_status == 1 && state.status_flags & UInt32(RDIAG_TASK_RUNNING) == 0
+                break
             }
+            usleep(2_000)
         }
-        guard finished.wait(timeout: .now() + 2) == .success else { return false }
-        var state = rdiag_task_state()
-        return rdiag_task_read_state(UnsafeMutableRawPointer(bitPattern: address)!, &state) == 0
-            && state.status_flags & UInt32(RDIAG_TASK_COMPLETE) != 0 && state.future_status == 1
-            && withExtendedLifetime(task) { true }
+        return withExtendedLifetime(task) { completed }
+    }
+
+    /// Runs the check's jobs on a dispatch queue of its own.
+    private final class QueueTaskExecutor: TaskExecutor, @unchecked Sendable {
+        // Unchecked: immutable; the queue is thread-safe.
+        private let queue = DispatchQueue(label: "ReactiveDiagnostics task layout check")
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
     }
 
     /// A continuation parked by the check's task, resumed by the check.
@@ -317,7 +334,7 @@ enum TaskLayoutCheck {
         }
 
         func waitParked() -> Bool {
-            parked.wait(timeout: .now() + 2) == .success
+            parked.wait(timeout: .now() + 5) == .success
         }
 
         func resume() {

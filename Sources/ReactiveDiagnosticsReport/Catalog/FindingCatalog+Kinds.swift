@@ -130,7 +130,7 @@ extension FindingCatalog {
             description:
                 "A tracked resource of a custom kind (`engine.track(.named(\"socket\"), label:)`) was still alive at the end of its test.",
             causes:
-                "Whatever the resource is: a socket, a file handle, a session not closed. In Swift Concurrency (resource kind `task`): a task still running at the end of its test — a `Task.diagnosed` loop nobody cancels (the message says whether it outlived its owner), or any `Task { … }` the test or the app started, seen by the test glue without a stack.",
+                "Whatever the resource is: a socket, a file handle, a session not closed. In Swift Concurrency (resource kind `task`): a task still running at the end of its test — a `Task.diagnosed` loop nobody cancels (the message says whether it outlived its owner), or any `Task { … }` or `Task.detached { … }` the test or the app started: at its `Task {` line, with where it is suspended (Linux; elsewhere a count by the test glue, without a stack).",
             fix: "Close it before the test ends."),
         FindingKindInfo(
             name: "prematureCancellation", group: .lifetime, defaultSeverity: .error, definedBy: nil,

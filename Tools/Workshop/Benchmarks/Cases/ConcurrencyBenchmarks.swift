@@ -186,6 +186,7 @@ enum ConcurrencyBenchmarks {
                     "what":
                         "the same outside any test, for information: each job reads the task-local test that is not set"
                 ]))
+        results += taskStarts(context, engine: engine)
         return results
     }
 }
