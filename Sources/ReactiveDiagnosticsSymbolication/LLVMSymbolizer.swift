@@ -81,7 +81,47 @@ package struct LLVMSymbolizer: Sendable {
         for (offset, location) in zip(offsets, locations) where location != Location() {
             resolved[offset] = location
         }
+        try fillMissingLines(in: &resolved, image: image)
         return resolved
+    }
+
+    /// How far past an address without a line the line table is asked again.
+    static let lineProbes: [UInt64] = [2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128]
+
+    /// Addresses whose file is known but whose line is 0 are, in practice, the first
+    /// instruction of an async function's resume point (where a frame of an async stack
+    /// points) in generic code: the compiler marks the funclet's prologue, which reloads the
+    /// generic context, as line 0. The `await` it resumes from is the first line the line
+    /// table gives a little further into the same function: asked here, in one more run for
+    /// the image, only when such an address was seen.
+    private func fillMissingLines(in resolved: inout [UInt64: Location], image: String) throws(Failure) {
+        let missing = resolved.filter { $0.value.file != nil && $0.value.line == nil && $0.value.linkageName != nil }
+            .keys.sorted()
+        guard !missing.isEmpty else { return }
+        var probes: [(offset: UInt64, address: UInt64)] = []
+        for offset in missing {
+            let start = offset > 0 ? offset - 1 : 0
+            probes += Self.lineProbes.map { (offset, start + $0) }
+        }
+        let input = probes.map { "0x" + String($0.address, radix: 16) }.joined(separator: "\n") + "\n"
+        let result: SubprocessResult
+        do {
+            result = try Subprocess.run(
+                executable.path, arguments: ["--obj=\(image)", "--functions=linkage", "--no-demangle"],
+                input: Data(input.utf8), timeout: timeout)
+        } catch {
+            throw Failure(reason: "cannot run \(executable.path): \(error)")
+        }
+        guard !result.timedOut, result.status == 0, !result.crashed else { return }
+        let found = Self.parse(String(decoding: result.standardOutput, as: UTF8.self))
+        for (probe, location) in zip(probes, found) {
+            guard var known = resolved[probe.offset], known.line == nil, let line = location.line,
+                location.linkageName == known.linkageName, location.file == known.file
+            else { continue }
+            known.line = line
+            known.column = location.column
+            resolved[probe.offset] = known
+        }
     }
 
     /// Parses llvm-symbolizer's LLVM-style output: per address, a function line and a
