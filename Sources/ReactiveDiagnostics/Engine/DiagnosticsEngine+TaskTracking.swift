@@ -9,7 +9,7 @@ import _ReactiveDiagnosticsSupport
 extension DiagnosticsEngine {
     /// Whether this process sees every unstructured task the code under test starts
     /// (`Task { }`, `Task.detached { }`), with where it was started, with the app's code left
-    /// as it is (see <doc:Concurrency>): on Linux, where the test executable's own
+    /// as it is (Docs/Concurrency.md): on Linux, where the test executable's own
     /// `swift_task_create` is this library's, and the runtime's task layout was checked.
     ///
     /// ```swift

@@ -109,7 +109,7 @@ open class StreamMonitor: @unchecked Sendable {
     private let serial: SerialDelivery
 
     /// Creates a monitor for one new subscription and registers it with `recorder` as live.
-    /// Adapters use ``DiagnosticsEngine/makeStreamMonitor(label:contract:options:allocationStack:test:anchor:)``.
+    /// Adapters use `DiagnosticsEngine.makeStreamMonitor(label:contract:options:allocationStack:test:anchor:)` (`@_spi(Integration)`).
     ///
     /// - Parameters:
     ///   - recorder: Where the monitor registers its subscription and reports findings (the

@@ -75,7 +75,7 @@ public final class SchedulerProbe: Sendable {
     private let ledgerID: UInt32
 
     /// Creates a probe that records to `recorder`. Adapters use
-    /// ``DiagnosticsEngine/makeSchedulerProbe(label:expectation:longActionThreshold:fixedQueue:)``,
+    /// `DiagnosticsEngine.makeSchedulerProbe(label:expectation:longActionThreshold:fixedQueue:)` (`@_spi(Integration)`),
     /// which also lists the probe in the report.
     ///
     /// - Parameters:
