@@ -104,8 +104,8 @@ struct DemoSuiteTests {
         let task = try #require(placed["leakedResource @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()"])
         #expect(task.file == bannerPath)
         #expect(task.line == taskLine)
-        let part = try #require(reports.first { $0.findings.contains { $0.kind == .leakedResource } })
-        let finding = try #require(part.findings.first { $0.kind == .leakedResource })
+        let part = try #require(reports.first { $0.findings.contains { $0.kind == "leakedResource" } })
+        let finding = try #require(part.findings.first { $0.kind == "leakedResource" })
         let suspended = try #require(part.stacks.first { $0.id == finding.relatedStack })
         let waits = suspended.frames.first { $0.file == bannerPath }
         #expect(waits?.line == loopLine, "suspended at \(suspended.frames.map { "\($0.file ?? "?"):\($0.line ?? 0)" })")
