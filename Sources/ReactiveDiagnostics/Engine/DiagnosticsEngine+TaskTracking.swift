@@ -202,17 +202,9 @@ extension DiagnosticsEngine {
     }
 }
 
-/// The one function the C layer tells of unstructured tasks, and the engines it asks.
+/// The one function the C layer tells of unstructured tasks; the engines it asks are the
+/// ``HookedEngines`` registered for `.tasks`.
 enum TaskCreationHook {
-    /// The engines following tasks (weakly: an engine that is gone is dropped at the next
-    /// registration).
-    private static let engines = LockedValue([WeakEngine]())
-
-    struct WeakEngine: @unchecked Sendable {
-        // Unchecked: a weak reference is loaded atomically by the runtime.
-        weak var engine: DiagnosticsEngine?
-    }
-
     /// Whether the hook is set: the platform has it and the runtime's layout checked out.
     static let isInstalled: Bool = {
         guard rdiag_task_hook_available() != 0, rdiag_task_layout_known() != 0, TaskLayoutCheck.passes() else {
@@ -226,15 +218,12 @@ enum TaskCreationHook {
 
     static func register(_ engine: DiagnosticsEngine) {
         guard isInstalled else { return }
-        engines.withLock { engines in
-            engines.removeAll { $0.engine == nil }
-            engines.append(WeakEngine(engine: engine))
-        }
+        HookedEngines.register(engine, for: .tasks)
     }
 
     static func taskStarted(_ task: UnsafeMutableRawPointer, detached: Bool, context: UnsafeMutableRawPointer?) {
-        let candidates = engines.withLock { $0.compactMap(\.engine) }
-        for engine in candidates where engine.followTask(task, detached: detached, context: context) {
+        for engine in HookedEngines.engines(for: .tasks)
+        where engine.followTask(task, detached: detached, context: context) {
             return
         }
     }
