@@ -7,7 +7,10 @@ import Testing
 /// Misuse of plain `AsyncStream`, `AsyncThrowingStream` and `CheckedContinuation` in app code
 /// written without diagnostics (Support/AppModels.swift), seen by the stream hook: each a
 /// finding at the app's call, attributed to the test.
-@Suite(.enabled(if: DiagnosticsEngine.seesStreamMisuse, "the stream hook needs Linux"))
+@Suite(
+    .enabled(
+        if: DiagnosticsEngine.seesStreamMisuse,
+        "the stream hook is off: not Linux, or REACTIVE_DIAGNOSTICS_STREAM_HOOKS=0"))
 struct StreamMisuseTests {
     struct UploadFailed: Error {}
 
