@@ -81,6 +81,6 @@ struct DiagnosedEffectTaskTests {
         expectEvidence(engine, finding, kind: .callbackNeverCalled, label: "upload log", test: outcome.test)
         uploader.finish()
         await eventually { engine.ledger.liveCount(of: .callback) == 0 }
-        #expect(engine.findings().count == 1)
+        #expect(engine.findings().count == 1, "\(engine.findings().map { engine.describe($0) })")
     }
 }

@@ -83,10 +83,16 @@ extension DiagnosticsEngine {
         let running = trackedTasks.entries(of: checkpoint.test)
         guard !running.isEmpty else { return }
         let explained = userFrames(ofOtherLiveResourcesOf: checkpoint)
+        // A task started by code nested in the function where another waiting resource was made
+        // (an effect's operation starting the task it then waits for) is part of that wait.
+        let explainedFunctions = userFunctions(ofOtherLiveResourcesOf: checkpoint)
         for entry in running {
             guard let state = TaskState(task: entry.task), !state.isComplete else { continue }
             let chain = suspendedChain(of: entry.task)
-            if chain.isCaptured, !explained.isDisjoint(with: userFrames(of: chain)) {
+            let startedByOther = startingFunction(of: entry.stack).map { starter in
+                explainedFunctions.contains { starter != $0 && starter.hasSuffix(" in " + $0) }
+            }
+            if chain.isCaptured && !explained.isDisjoint(with: userFrames(of: chain)) || startedByOther == true {
                 // The same wait, told once: by the finding of what it waits for.
                 if let taken = trackedTasks.take(task: entry.task) {
                     ledger.unregister(taken.token)
@@ -155,6 +161,34 @@ extension DiagnosticsEngine {
         text = text.dropLast(digits)
         guard text.hasSuffix("TQ") || text.hasSuffix("TY") else { return symbol }
         return String(text.dropLast(2))
+    }
+
+    /// The demangled names of the user's functions in the stacks of the other resources of the
+    /// test that wait for something in a task.
+    private func userFunctions(ofOtherLiveResourcesOf checkpoint: TestCheckpoint) -> Set<String> {
+        let waiting: Set<ResourceKind> = [.iteration, .continuation, .callback, .task]
+        let followed = Set(trackedTasks.entries(of: checkpoint.test).map(\.token))
+        var functions = Set<String>()
+        for resource in liveResources(of: checkpoint)
+        where waiting.contains(resource.kind) && !followed.contains(resource.token) && resource.stack.isCaptured {
+            functions.formUnion(
+                symbolize(resource.stack).frames.filter { $0.category == .user }.compactMap {
+                    $0.function.map(Self.functionOfResumePoint)
+                })
+        }
+        return functions
+    }
+
+    /// The function that started a task: the first user frame of its creation stack.
+    private func startingFunction(of stack: StackID) -> String? {
+        symbolize(stack).frames.first { $0.category == .user }?.function.map(Self.functionOfResumePoint)
+    }
+
+    /// `(1) suspend resume partial function for closure #1 … in F` → `closure #1 … in F`: the
+    /// function an async resume point belongs to.
+    static func functionOfResumePoint(_ name: String) -> String {
+        guard name.hasPrefix("("), let range = name.range(of: " partial function for ") else { return name }
+        return String(name[range.upperBound...])
     }
 
     /// The user's frames of the other resources of the test that wait for something in a
