@@ -293,6 +293,87 @@ int rdiag_task_suspended_chain(void *_Nonnull task, void *_Nonnull *_Nonnull buf
 /// The current task (`swift_task_getCurrent`), NULL outside any task.
 void *_Nullable rdiag_task_current(void);
 
+// MARK: AsyncStream and continuations (Swift Concurrency, Linux)
+
+/// The runtime entry points the stream hook sees, in the order of stream_hook_stubs.h.
+enum rdiag_stream_api {
+    RDIAG_STREAM_YIELD = 0,
+    RDIAG_STREAM_YIELD_WITH,
+    RDIAG_STREAM_YIELD_VOID,
+    RDIAG_STREAM_FINISH,
+    RDIAG_THROWING_STREAM_YIELD,
+    RDIAG_THROWING_STREAM_YIELD_WITH,
+    RDIAG_THROWING_STREAM_YIELD_VOID,
+    RDIAG_THROWING_STREAM_FINISH,
+    RDIAG_CONTINUATION_RESUME_RETURNING,
+    RDIAG_CONTINUATION_RESUME_THROWING,
+    RDIAG_CONTINUATION_INIT,
+    RDIAG_STREAM_MAKE_ITERATOR,
+    RDIAG_THROWING_STREAM_MAKE_ITERATOR,
+    RDIAG_STREAM_API_COUNT
+};
+
+/// What the stream hook saw.
+enum rdiag_stream_misuse {
+    /// A yield after the stream's finish (earlier: the finish).
+    RDIAG_STREAM_VALUE_AFTER_FINISH = 1,
+    /// A second finish (earlier: the first).
+    RDIAG_STREAM_FINISHED_TWICE,
+    /// A yield that returned `.terminated` with no finish seen: the consumer went away.
+    RDIAG_STREAM_VALUE_AFTER_CONSUMER_GONE,
+    /// A second `makeAsyncIterator()` on the same stream (earlier: the first).
+    RDIAG_STREAM_SECOND_ITERATOR,
+    /// A `CheckedContinuation` resumed a second time (earlier: the first resume); the second
+    /// resume is dropped.
+    RDIAG_CONTINUATION_RESUMED_TWICE,
+    /// A `CheckedContinuation` whose layout is not the one checked at start-up: the
+    /// double-resume check is now off.
+    RDIAG_CONTINUATION_LAYOUT_CHANGED,
+};
+
+/// Frames kept per stack by the stream hook.
+#define RDIAG_STREAM_DEPTH 32
+
+/// One misuse, with the stack of the offending call (from the app's call site outward) and,
+/// when there is one, the stack of the earlier call it conflicts with.
+struct rdiag_stream_event {
+    int misuse;
+    int api;
+    /// The stream's storage, the stream or the continuation's canary.
+    const void *_Nullable object;
+    /// The metadata of the type the call was made on (`AsyncStream<Int>.Continuation`,
+    /// `CheckedContinuation<Int, Never>`), or NULL.
+    const void *_Nullable type;
+    int frame_count;
+    void *_Nullable frames[RDIAG_STREAM_DEPTH];
+    int earlier_frame_count;
+    void *_Nullable earlier_frames[RDIAG_STREAM_DEPTH];
+};
+
+/// Told of each misuse, on the offending thread, outside every lock of the hook.
+typedef void (*rdiag_stream_event_fn)(const struct rdiag_stream_event *_Nonnull event);
+/// Reads the `YieldResult` a yield wrote at `result` (`type`: the continuation's metadata):
+/// 0 enqueued, 1 dropped, 2 terminated, -1 unknown.
+typedef int (*rdiag_yield_result_fn)(int api, const void *_Nonnull result, const void *_Nonnull type);
+
+/// 1 where the stream hook's stubs are linked (Linux) and every runtime entry point they
+/// forward to was found.
+int rdiag_stream_hook_available(void);
+/// Sets (or, with NULLs, clears) the functions the hook tells and asks.
+void rdiag_stream_hook_set(rdiag_stream_event_fn _Nullable event, rdiag_yield_result_fn _Nullable yield_result);
+/// Adds `delta` to the count of open tests: the hook looks at calls only while it is above 0.
+void rdiag_stream_hook_tests(int delta);
+/// Adds `delta` to the calling thread's count of reasons not to look: the library's own calls.
+void rdiag_stream_hook_suppress(int delta);
+/// Marks a stream (its one reference) as the library's: its iterators are not looked at.
+void rdiag_stream_hook_adopt(const void *_Nonnull stream);
+/// Where a `CheckedContinuation`'s canary keeps its `UnsafeContinuation` (checked at
+/// start-up), or -1: the double-resume check off.
+void rdiag_stream_hook_set_canary_offset(long offset);
+long rdiag_stream_hook_canary_offset(void);
+/// How many calls to `api` the hook looked at (made while a test was open, not the library's).
+uint64_t rdiag_stream_hook_calls(int api);
+
 // MARK: Heap inspection (retain paths; test checkpoints only, never the hot path)
 
 /// Copies up to `length` bytes at `address` of this process into `buffer` without ever

@@ -1,4 +1,5 @@
-import ReactiveDiagnostics
+import CReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 /// A checked continuation that reports its misuse instead of crashing or hanging quietly: made
 /// by ``withDiagnosedContinuation(_:expecting:engine:isolation:function:_:)`` and
@@ -25,6 +26,8 @@ public struct DiagnosedContinuation<T, E: Error>: Sendable {
     /// Resumes the awaiting task with `value` (the first resume only).
     public func resume(returning value: sending T) {
         if tracker.willResume() {
+            rdiag_stream_hook_suppress(1)
+            defer { rdiag_stream_hook_suppress(-1) }
             base.resume(returning: value)
         }
     }
@@ -32,13 +35,15 @@ public struct DiagnosedContinuation<T, E: Error>: Sendable {
     /// Resumes the awaiting task by throwing `error` (the first resume only).
     public func resume(throwing error: E) {
         if tracker.willResume() {
-            base.resume(throwing: error)
+            DiagnosticsEngine.callingOwnStreams { base.resume(throwing: error) }
         }
     }
 
     /// Resumes the awaiting task with `result` (the first resume only).
     public func resume(with result: sending Result<T, E>) {
         if tracker.willResume() {
+            rdiag_stream_hook_suppress(1)
+            defer { rdiag_stream_hook_suppress(-1) }
             base.resume(with: result)
         }
     }

@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 extension AsyncStream {
     /// Makes a diagnosed stream and its continuation: the stream is a plain `AsyncStream`, so it
@@ -61,11 +61,13 @@ extension AsyncStream {
         let source = UncheckedSendable(value: inner)
         let stream = AsyncStream(unfolding: { [source, consumers] in
             let wait = await consumers.willWait()
-            var iterator = source.value.makeAsyncIterator()
+            var iterator = DiagnosticsEngine.callingOwnStreams { source.value.makeAsyncIterator() }
             let element = await iterator.next()
             consumers.didWait(wait, gotElement: element != nil)
             return element
         })
+        // Its iterations are checked by `consumers`, not by the stream hook.
+        DiagnosticsEngine.adoptStream(stream)
         return (stream, DiagnosedContinuation(base: base, producer: producer, termination: termination))
     }
 

@@ -1,4 +1,5 @@
-import ReactiveDiagnostics
+import CReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 extension AsyncStream {
     /// The continuation of a diagnosed stream (see
@@ -32,7 +33,7 @@ extension AsyncStream {
         @discardableResult
         public func yield(_ value: sending Element) -> Continuation.YieldResult {
             producer.willYield()
-            let result = base.yield(value)
+            let result = yieldToBase(value)
             note(result)
             return result
         }
@@ -48,13 +49,21 @@ extension AsyncStream {
         /// Ends the stream: the consumer receives what is buffered, then `nil`.
         public func finish() {
             producer.willFinish(failure: nil)
-            base.finish()
+            DiagnosticsEngine.callingOwnStreams { base.finish() }
         }
 
         /// Called once when the stream ends: finished, or cancelled when its consumer went away.
         public var onTermination: (@Sendable (Continuation.Termination) -> Void)? {
             get { termination.value }
             nonmutating set { termination.value = newValue }
+        }
+
+        /// The wrapped continuation's yield: misuse of this continuation is reported by
+        /// `producer`, not also by the stream hook.
+        private func yieldToBase(_ value: sending Element) -> Continuation.YieldResult {
+            rdiag_stream_hook_suppress(1)
+            defer { rdiag_stream_hook_suppress(-1) }
+            return base.yield(value)
         }
 
         private func note(_ result: Continuation.YieldResult) {

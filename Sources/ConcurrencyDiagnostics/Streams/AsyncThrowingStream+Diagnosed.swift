@@ -1,4 +1,4 @@
-import ReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 extension AsyncThrowingStream where Failure == any Error {
     /// Makes a diagnosed throwing stream and its continuation: the twin of
@@ -50,7 +50,7 @@ extension AsyncThrowingStream where Failure == any Error {
         let source = UncheckedSendable(value: inner)
         let stream = AsyncThrowingStream(unfolding: { [source, consumers] in
             let wait = await consumers.willWait()
-            var iterator = source.value.makeAsyncIterator()
+            var iterator = DiagnosticsEngine.callingOwnStreams { source.value.makeAsyncIterator() }
             do {
                 let element = try await iterator.next()
                 consumers.didWait(wait, gotElement: element != nil)
@@ -60,6 +60,8 @@ extension AsyncThrowingStream where Failure == any Error {
                 throw error
             }
         })
+        // Its iterations are checked by `consumers`, not by the stream hook.
+        DiagnosticsEngine.adoptStream(stream)
         return (stream, DiagnosedContinuation(base: base, producer: producer, termination: termination))
     }
 

@@ -1,4 +1,5 @@
-import ReactiveDiagnostics
+import CReactiveDiagnostics
+@_spi(Integration) import ReactiveDiagnostics
 
 extension AsyncThrowingStream {
     /// The continuation of a diagnosed throwing stream (see
@@ -23,7 +24,7 @@ extension AsyncThrowingStream {
         @discardableResult
         public func yield(_ value: sending Element) -> Continuation.YieldResult {
             producer.willYield()
-            let result = base.yield(value)
+            let result = yieldToBase(value)
             switch result {
             case .enqueued: producer.didYield(enqueued: true, terminated: false)
             case .dropped: producer.didYield(enqueued: false, terminated: false)
@@ -46,10 +47,18 @@ extension AsyncThrowingStream {
             }
         }
 
+        /// The wrapped continuation's yield: misuse of this continuation is reported by
+        /// `producer`, not also by the stream hook.
+        private func yieldToBase(_ value: sending Element) -> Continuation.YieldResult {
+            rdiag_stream_hook_suppress(1)
+            defer { rdiag_stream_hook_suppress(-1) }
+            return base.yield(value)
+        }
+
         /// Ends the stream, with `error` as its failure when given.
         public func finish(throwing error: Failure? = nil) {
             producer.willFinish(failure: error.map { "\($0)" })
-            base.finish(throwing: error)
+            DiagnosticsEngine.callingOwnStreams { base.finish(throwing: error) }
         }
 
         /// Called once when the stream ends: finished, or cancelled when its consumer went away.

@@ -65,6 +65,16 @@ public struct Configuration: Sendable {
     /// cannot see task starts (see ``DiagnosticsEngine/seesUnstructuredTasks``) the test glue's
     /// task-local marker still counts them.
     public var tracksUnstructuredTasks = true
+    /// Whether misuse of plain `AsyncStream`, `AsyncThrowingStream` and `CheckedContinuation`
+    /// in the code under test is a finding, with the app's code left as it is: a yield after
+    /// `finish()` (``FindingKind/valueAfterTermination``), a second finish
+    /// (``FindingKind/duplicateTermination``), a second iterator of one stream
+    /// (``FindingKind/concurrentIteration``), yields after the consumer went away
+    /// (``FindingKind/valueAfterCancel``) and a continuation resumed twice
+    /// (``FindingKind/callbackCalledTwice``, the second resume dropped instead of stopping the
+    /// process). Only where the platform sees those calls (see
+    /// ``DiagnosticsEngine/seesStreamMisuse``); `REACTIVE_DIAGNOSTICS_STREAM_HOOKS=0` turns it off.
+    public var checksStreamMisuse = true
 
     /// Default configuration.
     public init() {}
@@ -92,6 +102,7 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
     /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATHS` | explain leaked subscriptions' retain paths | `0` |
     /// | `REACTIVE_DIAGNOSTICS_TASKS` | follow every unstructured task started during a test | `0` |
+    /// | `REACTIVE_DIAGNOSTICS_STREAM_HOOKS` | check plain streams and checked continuations | `0` |
     /// | `REACTIVE_DIAGNOSTICS_RETAIN_PATH_MS` | time limit of one retain-path walk | `50` |
     /// | `REACTIVE_DIAGNOSTICS_HOP_PROBES` | first thread-hop probes per stream (`0`: probing off) | `0` |
     /// | `REACTIVE_DIAGNOSTICS_HOP_PROBE_BUDGET_MS` | what all thread-hop probes may wait | `200` |
@@ -149,6 +160,7 @@ public struct Configuration: Sendable {
         if let maximum = try number("MAX_FINDINGS", in: 1...100_000_000) { maximumFindings = maximum }
         if let explains = try flag("RETAIN_PATHS") { explainsRetainPaths = explains }
         if let tracks = try flag("TASKS") { tracksUnstructuredTasks = tracks }
+        if let checks = try flag("STREAM_HOOKS") { checksStreamMisuse = checks }
         if let limit = try number("RETAIN_PATH_MS", in: 1...60_000) { retainPathLimits.time = .milliseconds(limit) }
         if let probes = try number("HOP_PROBES", in: 0...255) {
             threadHopProbe.probesPerStream = probes

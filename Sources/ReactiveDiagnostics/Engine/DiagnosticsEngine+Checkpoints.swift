@@ -17,6 +17,7 @@ extension DiagnosticsEngine {
             serialTestID.store(test.rawValue, ordering: .relaxed)
         }
         openTests.withLock { $0[test.rawValue, default: 0] += 1 }
+        StreamMisuseHook.testOpened(in: self)
         return TestCheckpoint(
             test: test, epoch: ledger.advanceEpoch(), findingIndex: findingStore.count, isSerial: serial)
     }
@@ -157,6 +158,7 @@ extension DiagnosticsEngine {
             let remaining = (open[checkpoint.test.rawValue] ?? 1) - 1
             open[checkpoint.test.rawValue] = remaining > 0 ? remaining : nil
         }
+        StreamMisuseHook.testClosed(in: self)
     }
 
     /// Resources the test allocated that are still alive.

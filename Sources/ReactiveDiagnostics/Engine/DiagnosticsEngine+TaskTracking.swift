@@ -202,17 +202,9 @@ extension DiagnosticsEngine {
     }
 }
 
-/// The one function the C layer tells of unstructured tasks, and the engines it asks.
+/// The one function the C layer tells of unstructured tasks; the engines it asks are the
+/// ``HookedEngines`` registered for `.tasks`.
 enum TaskCreationHook {
-    /// The engines following tasks (weakly: an engine that is gone is dropped at the next
-    /// registration).
-    private static let engines = LockedValue([WeakEngine]())
-
-    struct WeakEngine: @unchecked Sendable {
-        // Unchecked: a weak reference is loaded atomically by the runtime.
-        weak var engine: DiagnosticsEngine?
-    }
-
     /// Whether the hook is set: the platform has it and the runtime's layout checked out.
     static let isInstalled: Bool = {
         guard rdiag_task_hook_available() != 0, rdiag_task_layout_known() != 0, TaskLayoutCheck.passes() else {
@@ -226,19 +218,13 @@ enum TaskCreationHook {
 
     static func register(_ engine: DiagnosticsEngine) {
         guard isInstalled else { return }
-        engines.withLock { engines in
-            engines.removeAll { $0.engine == nil }
-            engines.append(WeakEngine(engine: engine))
-        }
+        HookedEngines.register(engine, for: .tasks)
     }
 
     static func taskStarted(_ task: UnsafeMutableRawPointer, detached: Bool, context: UnsafeMutableRawPointer?) {
-        // The array itself, not a copy of its elements: no allocation per task.
-        let registered = engines.withLock { $0 }
-        for entry in registered {
-            if let engine = entry.engine, engine.followTask(task, detached: detached, context: context) {
-                return
-            }
+        for engine in HookedEngines.engines(for: .tasks)
+        where engine.followTask(task, detached: detached, context: context) {
+            return
         }
     }
 }
@@ -266,7 +252,7 @@ enum TaskLayoutCheck {
         let runningOK = LockedValue(false)
         // On a queue of its own, not Swift's cooperative pool, which other work may keep busy
         // for seconds: the check must not time out on a loaded machine.
-        let executor = QueueTaskExecutor()
+        let executor = CheckQueueExecutor(label: "ReactiveDiagnostics task layout check")
         let task = DiagnosticsEngine.startingOwnTasks {
             Task.detached(executorPreference: executor) { () -> Int in
                 if let current = rdiag_task_current() {
@@ -310,17 +296,6 @@ enum TaskLayoutCheck {
         return withExtendedLifetime(task) { completed }
     }
 
-    /// Runs the check's jobs on a dispatch queue of its own.
-    private final class QueueTaskExecutor: TaskExecutor, @unchecked Sendable {
-        // Unchecked: immutable; the queue is thread-safe.
-        private let queue = DispatchQueue(label: "ReactiveDiagnostics task layout check")
-
-        func enqueue(_ job: consuming ExecutorJob) {
-            let job = UnownedJob(job)
-            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-        }
-    }
-
     /// A continuation parked by the check's task, resumed by the check.
     private final class Parked: @unchecked Sendable {
         // Unchecked: `continuation` is only touched under `lock`.
@@ -341,5 +316,21 @@ enum TaskLayoutCheck {
             let continuation = lock.withLock { self.continuation.take() }
             continuation?.resume()
         }
+    }
+}
+
+/// Runs a start-up check's jobs on a dispatch queue of its own, not Swift's cooperative pool,
+/// which other work may keep busy for seconds: a check must not time out on a loaded machine.
+final class CheckQueueExecutor: TaskExecutor, @unchecked Sendable {
+    // Unchecked: immutable; the queue is thread-safe.
+    private let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

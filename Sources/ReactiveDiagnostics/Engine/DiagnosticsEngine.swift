@@ -102,6 +102,9 @@ public final class DiagnosticsEngine: Sendable {
         if configuration.tracksUnstructuredTasks {
             followUnstructuredTasks()
         }
+        if configuration.checksStreamMisuse {
+            checkStreamMisuse()
+        }
     }
 
     /// The ledger's store of held objects is the library's bookkeeping, never the holder that

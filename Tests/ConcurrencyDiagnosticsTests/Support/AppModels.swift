@@ -189,3 +189,122 @@ final class NewsFeedModel: @unchecked Sendable {
         feed.finish()
     }
 }
+
+// MARK: Plain streams and continuations (nothing diagnosed: the stream hook sees them)
+
+/// A location delegate bridged to an `AsyncStream`. The bug: `stop()` finishes the stream but
+/// the SDK still calls back once more, and the continuation is kept.
+final class LocationFeed: @unchecked Sendable {
+    // Unchecked: the tests call it from one task.
+    private var continuation: AsyncStream<Int>.Continuation?
+
+    func locations() -> AsyncStream<Int> {
+        AsyncStream { continuation in
+            self.continuation = continuation
+        }
+    }
+
+    /// The delegate callback.
+    func didUpdateLocation(_ location: Int) {
+        continuation?.yield(location)  // SITE: late delegate callback
+    }
+
+    func stop() {
+        continuation?.finish()
+    }
+}
+
+/// A callback SDK that, on a retry, calls its completion a second time.
+final class LegacyWeatherClient: Sendable {
+    func fetchTemperature(completion: @escaping @Sendable (Int) -> Void) {
+        completion(21)
+        completion(22)  // the retry's result
+    }
+}
+
+/// The wrapper the app wrote around it.
+func loadTemperature(from client: LegacyWeatherClient) async -> Int {
+    await withCheckedContinuation { continuation in
+        client.fetchTemperature { temperature in
+            continuation.resume(returning: temperature)  // SITE: resumed twice
+        }
+    }
+}
+
+/// Two screens listening to one stream, each in a task of its own.
+func startTwoListeners(to stream: AsyncStream<Int>) -> (Task<Int, Never>, Task<Int, Never>) {
+    let first = Task {
+        var count = 0
+        for await _ in stream { count += 1 }
+        return count
+    }
+    let second = Task {
+        var count = 0
+        for await _ in stream { count += 1 }  // SITE: second iterator
+        return count
+    }
+    return (first, second)
+}
+
+/// An upload's progress: fails, then still reports progress and completes.
+final class UploadProgress: Sendable {
+    let updates: AsyncThrowingStream<Int, any Error>
+    private let continuation: AsyncThrowingStream<Int, any Error>.Continuation
+
+    init() {
+        (updates, continuation) = AsyncThrowingStream.makeStream(of: Int.self)
+    }
+
+    func report(_ percent: Int) {
+        continuation.yield(percent)  // SITE: progress after failure
+    }
+
+    func fail(_ error: any Error) {
+        continuation.finish(throwing: error)
+    }
+
+    func complete() {
+        continuation.finish()  // SITE: completed after failure
+    }
+}
+
+/// Samples a sensor into a stream, never asking whether anyone still listens.
+final class SensorPump: Sendable {
+    let samples: AsyncStream<Int>
+    private let continuation: AsyncStream<Int>.Continuation
+
+    init() {
+        (samples, continuation) = AsyncStream.makeStream(of: Int.self)
+    }
+
+    func pump(_ count: Int) {
+        for sample in 0..<count {
+            continuation.yield(sample)  // SITE: yields nobody receives
+        }
+    }
+
+    func stop() {
+        continuation.finish()
+    }
+}
+
+/// The correct idioms: one producer that finishes once, one consumer, one resume.
+func correctStreamIdioms() async -> (sum: Int, pages: [String], temperature: Int) {
+    let (numbers, continuation) = AsyncStream.makeStream(of: Int.self)
+    continuation.yield(1)
+    continuation.yield(2)
+    continuation.finish()
+    var sum = 0
+    for await number in numbers { sum += number }
+    let (pages, pageContinuation) = AsyncThrowingStream.makeStream(of: String.self)
+    pageContinuation.yield("first")
+    pageContinuation.finish()
+    var read: [String] = []
+    do {
+        for try await page in pages { read.append(page) }
+    } catch {}
+    let temperature = await withCheckedContinuation { continuation in
+        continuation.resume(returning: 20)
+    }
+    return (sum, read, temperature)
+}

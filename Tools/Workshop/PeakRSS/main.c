@@ -6,11 +6,20 @@
 // child was forked from into the child's ru_maxrss. A benchmark of a few hundred megabytes that
 // spawned the test process itself would see at least its own size; this helper is small.
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static int signal_default(int number) {
+    struct sigaction action;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    action.sa_handler = SIG_DFL;
+    return sigaction(number, &action, NULL);
+}
 
 int main(int argc, char **argv) {
     if (argc < 3) {
@@ -23,6 +32,16 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (child == 0) {
+        // The default signal mask and dispositions: a helper started from a dispatch worker
+        // thread inherits that thread's blocked signals, which the command must not.
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        for (int number = 1; number < NSIG; number++) {
+            if (number != SIGKILL && number != SIGSTOP) {
+                (void)signal_default(number);
+            }
+        }
         execvp(argv[2], argv + 2);
         perror("peak-rss: exec");
         _exit(127);

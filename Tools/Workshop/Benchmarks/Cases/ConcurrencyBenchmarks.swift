@@ -1,3 +1,4 @@
+import CCapture
 import ConcurrencyDiagnostics
 import Dispatch
 import Foundation
@@ -5,7 +6,8 @@ import ReactiveDiagnostics
 import _ReactiveDiagnosticsBenchmarkHarness
 
 /// Swift Concurrency: an element through a diagnosed stream, and a job through the diagnostic
-/// executor, each against its plain twin in the same run.
+/// executor, each against its plain twin in the same run; and what the stream hook adds to a
+/// plain `AsyncStream` yield.
 enum ConcurrencyBenchmarks {
     /// A task executor that runs jobs on a concurrent queue: ``DiagnosticTaskExecutor`` minus
     /// the diagnostics (the baseline).
@@ -74,6 +76,22 @@ enum ConcurrencyBenchmarks {
         }
         let nanos = Double(now() - start) / Double(done)
         blackHole(sum)
+        return nanos
+    }
+
+    /// ns per yield: `count` yields of a plain stream that keeps the newest 64 elements (no
+    /// consumer: the yield alone). In this process every yield goes through the stream hook's
+    /// stub (the test executable's definition of the symbol), test or not.
+    @inline(never)
+    static func yields(_ count: Int) -> Double {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(64))
+        let start = now()
+        for value in 0..<count {
+            continuation.yield(value)
+        }
+        let nanos = Double(now() - start) / Double(count)
+        continuation.finish()
+        blackHole(stream)
         return nanos
     }
 
@@ -187,6 +205,59 @@ enum ConcurrencyBenchmarks {
                         "the same outside any test, for information: each job reads the task-local test that is not set"
                 ]))
         results += taskStarts(context, engine: engine)
+        results += streamHook(context, engine: engine)
         return results
+    }
+
+    /// The stream hook's cost per plain yield. The stub is linked into every process of the
+    /// package, so there is no uninstrumented twin: the baseline is the same yield with no test
+    /// open (the hook returns after one atomic load), against a test open (the hook looks up
+    /// the stream among the finished ones and reads the yield's result), and against a test
+    /// open while a finished stream is alive (the lookup then takes the hook's lock).
+    static func streamHook(_ context: BenchmarkContext, engine: DiagnosticsEngine) -> [BenchmarkResult] {
+        let yieldCount = context.quick ? 100_000 : 1_000_000
+        let checkpoint = engine.beginTest(named: "ConcurrencyBenchmarks.streamHook", serial: false)
+        let (finishedRun, inTestRun) = TestIdentity.$current.withValue(checkpoint.test) {
+            let inTest = measureAgainstNoTest(context, count: yieldCount)
+            let (finished, continuation) = AsyncStream.makeStream(of: Int.self)
+            continuation.finish()
+            let afterFinish = measureAgainstNoTest(context, count: yieldCount)
+            blackHole(finished)
+            return (afterFinish, inTest)
+        }
+        _ = engine.finishTest(checkpoint)
+        let seen = DiagnosticsEngine.seesStreamMisuse ? "on" : "off (not Linux): no hook"
+        return [
+            BenchmarkResult(
+                name: "concurrency.streamHook.yieldOutsideTests", unit: "ns/yield", statistics: inTestRun.baseline,
+                notes: ["what": "AsyncStream.Continuation.yield through the hook's stub, no test open; hook \(seen)"]),
+            BenchmarkResult(
+                name: "concurrency.streamHook.yieldInTest", unit: "ns/yield", statistics: inTestRun.instrumented,
+                notes: ["what": "the same yield while a test is open: finished-table check and YieldResult read"]),
+            BenchmarkResult(
+                name: "concurrency.streamHook.ratio", unit: "×", statistics: inTestRun.ratio, target: .atMost(1.30)),
+            BenchmarkResult(
+                name: "concurrency.streamHook.yieldAfterAFinish", unit: "ns/yield",
+                statistics: finishedRun.instrumented,
+                notes: ["what": "the same while a finished stream is alive: each yield looks itself up under the lock"]),
+            BenchmarkResult(
+                name: "concurrency.streamHook.afterAFinishRatio", unit: "×", statistics: finishedRun.ratio,
+                notes: ["what": "for information"]),
+        ]
+    }
+
+    /// Yields as if no test were open (the baseline: the hook's count of open tests taken
+    /// back to 0 around them) against yields in the open test.
+    private static func measureAgainstNoTest(
+        _ context: BenchmarkContext, count: Int
+    ) -> (baseline: Statistics, instrumented: Statistics, ratio: Statistics) {
+        Measure.paired(
+            repetitions: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance,
+            baseline: {
+                rdiag_stream_hook_tests(-1)
+                defer { rdiag_stream_hook_tests(1) }
+                return yields(count)
+            },
+            instrumented: { yields(count) })
     }
 }

@@ -10,5 +10,7 @@ int rdiag_backtrace(void *_Nonnull *_Nonnull buffer, int depth);
 int rdiag_capture_stack(void *_Nonnull *_Nonnull buffer, int depth);
 /// Raw return addresses along frame pointers only.
 int rdiag_frame_pointer_walk(void *_Nonnull *_Nonnull buffer, int depth);
+/// Adds `delta` to the stream hook's count of open tests (it looks at calls only above 0).
+void rdiag_stream_hook_tests(int delta);
 
 #endif
