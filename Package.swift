@@ -11,6 +11,14 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The RxSwift integration's settings, as in its own package before: without
+/// `InternalImportsByDefault`, so its imports (`@preconcurrency import RxSwift`) stay public, which
+/// its public signatures (RxSwift's types) need.
+let rxSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 /// Apple's Combine where it exists, OpenCombine elsewhere (what OpenCombineShim does).
 let openCombine: [Target.Dependency] = [
     .product(name: "OpenCombineShim", package: "OpenCombine")
@@ -29,6 +37,14 @@ let package = Package(
         .library(name: "ReactiveDiagnosticsTesting", targets: ["ReactiveDiagnosticsTesting"]),
         .library(name: "ReactiveDiagTool", targets: ["ReactiveDiagTool"]),
         .executable(name: "reactive-diag", targets: ["reactive-diag"]),
+        // Empty unless the trait RxSwift is enabled (Docs/RxSwift.md).
+        .library(name: "RxDiagnostics", targets: ["RxDiagnostics"]),
+    ],
+    // Off by default: without it RxSwift is not resolved at all (SwiftPM leaves a dependency that
+    // only a disabled trait uses out of resolution), so the package builds where RxSwift cannot
+    // be fetched. `.package(url: …, from: …, traits: ["RxSwift"])` turns it on.
+    traits: [
+        .trait(name: "RxSwift", description: "The RxSwift 6 integration: the RxDiagnostics product.")
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -37,6 +53,8 @@ let package = Package(
         // `swift package generate-documentation` (Tools/docs.sh, the Swift Package Index). A
         // command plugin: nothing of it is linked into any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Only with the trait RxSwift (the RxDiagnostics target's condition).
+        .package(url: "https://github.com/ReactiveX/RxSwift", from: "6.0.0"),
     ],
     targets: [
         // MARK: Capture layer: raw return addresses through libunwind, symbols on demand.
@@ -112,6 +130,19 @@ let package = Package(
             name: "ConcurrencyDiagnostics",
             dependencies: ["ReactiveDiagnostics", "CReactiveDiagnostics", "_ReactiveDiagnosticsSupport"],
             swiftSettings: swiftSettings
+        ),
+
+        // MARK: The RxSwift adapter, with the trait RxSwift (every file is `#if RxSwift`). Its
+        // sources stay beside its tests, benchmark and guide snippets, in the nested package
+        // Integrations/RxSwift/RxDiagnostics, which depends on this one with the trait on.
+        .target(
+            name: "RxDiagnostics",
+            dependencies: [
+                "ReactiveDiagnostics", "ReactiveDiagnosticsReport",
+                .product(name: "RxSwift", package: "RxSwift", condition: .when(traits: ["RxSwift"])),
+            ],
+            path: "Integrations/RxSwift/RxDiagnostics/Sources/RxDiagnostics",
+            swiftSettings: rxSwiftSettings
         ),
 
         // MARK: Test glue

@@ -11,11 +11,14 @@
 #     that is no public declaration (doc-coverage public-api);
 #   - a link of a catalog to a file of this repository that does not exist;
 #   - a library product without a catalog.
-# The RxSwift integration's module is built and checked the same way when RxSwift can be
-# resolved; otherwise one line says it was skipped and why.
+# The RxSwift integration's module (the root package's product RxDiagnostics, with the trait
+# RxSwift) is built and checked the same way when RxSwift can be resolved, from the nested package
+# Integrations/RxSwift/RxDiagnostics that enables the trait; otherwise one line says it was skipped
+# and why.
 #
-#   Tools/docs.sh          every module
-#   Tools/docs.sh --root   the root package's modules only
+#   Tools/docs.sh            every module
+#   Tools/docs.sh --root     the root package's modules only (trait RxSwift off)
+#   Tools/docs.sh --rxswift  RxDiagnostics only
 #
 # The archives land in .build/plugins/Swift-DocC/outputs/<Module>.doccarchive (and, for
 # RxDiagnostics, under Integrations/RxSwift/RxDiagnostics/.build/); to read one, run
@@ -24,7 +27,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 
-# The public modules: every library product not marked as internal by a leading underscore.
+# The public modules: every library product not marked as internal by a leading underscore (but
+# RxDiagnostics, empty without the trait RxSwift: its own step, at the end).
 modules=(
     ReactiveDiagnostics ReactiveDiagnosticsReport CombineDiagnostics EffectDiagnostics ConcurrencyDiagnostics
     ReactiveDiagnosticsXCTest ReactiveDiagnosticsTesting ReactiveDiagTool
@@ -40,7 +44,7 @@ trap 'rm -rf "$work"' EXIT
 
 # 0. Every library product has a catalog; every catalog links only to files that exist.
 for product in $(grep -oE '\.library\(name: "[^"]+"' Package.swift | sed -E 's/.*"([^"]+)"/\1/'); do
-    [[ "$product" == _* ]] && continue
+    [[ "$product" == _* || "$product" == RxDiagnostics ]] && continue
     [[ " ${modules[*]} " == *" $product "* ]] || fail "library product $product is not in Tools/docs.sh's modules"
 done
 catalogs=()
@@ -60,15 +64,17 @@ done < <(grep -rhoE "${repository_files//./\\.}[^) >]+" "${catalogs[@]}" | sort 
 
 # Runs the DocC plugin on `package` for `targets`, warnings as errors, then the two checks on
 # what it produced. Arguments: package directory, targets... SwiftPM options for the package
-# (its path included) come from `swiftpm`.
+# (its path included) come from `swiftpm`; `selector` is --target, or --product for a product of
+# one of the package's dependencies.
 swiftpm=(--package-path "$root")
+selector=--target
 build_and_check() {
     local package="$1"
     shift
     local stamp="$work/stamp-$(basename "$package")"
     touch "$stamp"
     local target_arguments=()
-    for target in "$@"; do target_arguments+=(--target "$target"); done
+    for target in "$@"; do target_arguments+=("$selector" "$target"); done
     local log="$work/docc.log"
     if ! swift package "${swiftpm[@]}" --disable-sandbox generate-documentation \
         "${target_arguments[@]}" --warnings-as-errors >"$log" 2>&1; then
@@ -92,19 +98,24 @@ build_and_check() {
     "$checker" public-api "$root/Docs/PublicAPI.md" "${graphs[@]}"
 }
 
+mode="${1:-}"
+
 step "doc-coverage (the checker)"
 swift build --package-path Tools/Workshop --product doc-coverage >"$work/build.log" 2>&1 \
     || { cat "$work/build.log" >&2; exit 1; }
 checker="$(swift build --package-path Tools/Workshop --show-bin-path)/doc-coverage"
 
-step "DocC: ${modules[*]} (warnings are errors)"
-build_and_check "$root" "${modules[@]}"
+if [ "$mode" != --rxswift ]; then
+    step "DocC: ${modules[*]} (warnings are errors)"
+    build_and_check "$root" "${modules[@]}"
+fi
 
-[ "${1:-}" = "--root" ] && exit 0
+[ "$mode" = --root ] && exit 0
 
 step "DocC: RxDiagnostics (the RxSwift integration)"
 source Integrations/RxSwift/resolve.sh
 if resolve_rxswift_integration; then
     swiftpm=("${rxswift_swiftpm[@]}")
+    selector=--product
     build_and_check "$root/Integrations/RxSwift/RxDiagnostics" RxDiagnostics
 fi

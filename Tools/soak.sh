@@ -64,7 +64,8 @@ version_of() { git -C "$1" describe --tags --exact-match 2>/dev/null || fail "$1
 # ---------------------------------------------------------------------------------------------
 # Suites. Each configure_<suite> sets: module (the test target: assertCrashes in OpenCombine re-runs
 # tests by their module name), language (Swift language mode of the test sources), dependencies
-# and products (Package.swift fragments), harness (Tools/Soak/Harness/<dir>), sources (a function
+# and products (Package.swift fragments), root_traits (the root package's traits in the generated
+# manifest, a fragment: empty but for RxSwift), harness (Tools/Soak/Harness/<dir>), sources (a function
 # filling Tests/<module>), skipped_under_hooks (tests not run under a hook, with the reason in a
 # comment). $checkout is the suite's checkout.
 
@@ -126,15 +127,14 @@ configure_combine_schedulers() {
 }
 
 configure_rxswift() {
-    local nested="$root/Integrations/RxSwift/RxDiagnostics"
     module=AllTestz
     language=v5
     harness=RxSoak
     local version
     version="$(version_of "$checkout")"
-    dependencies=".package(name: \"RxDiagnostics\", path: \"$nested\"),
-        .package(url: \"https://github.com/ReactiveX/RxSwift\", exact: \"$version\"),"
-    harness_products='.product(name: "RxDiagnostics", package: "RxDiagnostics"), .product(name: "RxSwift", package: "RxSwift"),'
+    root_traits=', traits: ["RxSwift"]'
+    dependencies=".package(url: \"https://github.com/ReactiveX/RxSwift\", exact: \"$version\"),"
+    harness_products='.product(name: "RxDiagnostics", package: "ReactiveDiagnostics"), .product(name: "RxSwift", package: "RxSwift"),'
     products='"RxCocoa", .product(name: "RxSwift", package: "RxSwift"), .product(name: "RxRelay", package: "RxSwift"), .product(name: "RxBlocking", package: "RxSwift"), .product(name: "RxTest", package: "RxSwift"),'
     excludes=''
     # RxSwift's Linux test runner (Sources/AllTestz) is a directory of links to the test files
@@ -178,7 +178,7 @@ let package = Package(
     name: "Soak",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "ReactiveDiagnostics", path: "$root"),
+        .package(name: "ReactiveDiagnostics", path: "$root"$root_traits),
         $dependencies
     ],
     targets: [
@@ -257,6 +257,7 @@ soak() {
             fail "$suite: resolution failed"
         fi
     fi
+    root_traits=''  # the root package's traits, for the generated manifest (RxSwift's: the trait RxSwift)
     "configure_${suite//-/_}"
     # The Thread Sanitizer run has a package of its own: it can run beside the soak of the same
     # suite (CI's, say) without either rewriting the other's sources.

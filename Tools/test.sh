@@ -5,8 +5,10 @@
 #   0. checks the layout of every Swift file (swift format lint --strict, .swift-format);
 #   1. builds everything with zero warnings in our code (the workshop package too);
 #   2. runs every test target (the demo suite included: it builds Examples/Demo);
-#   3. builds and tests the RxSwift integration when RxSwift can be resolved (else one line says
-#      it was skipped and why);
+#   1b. builds the root package again as most users add it, with RxSwift unreachable (the trait
+#      RxSwift off, an empty SwiftPM configuration: Integrations/RxSwift/test.sh --without-trait);
+#   3. builds and tests the RxSwift integration (the trait RxSwift on) when RxSwift can be
+#      resolved (else one line says it was skipped and why);
 #   3b. builds the DocC documentation of every public module with warnings as errors, and fails
 #      on a public symbol without a /// comment or a landing page that leaves a symbol unplaced
 #      (Tools/docs.sh);
@@ -18,7 +20,7 @@
 #      build (optimization changes closure layouts), then random values, for a bounded time.
 #
 #   Tools/test.sh                 everything
-#   Tools/test.sh --quick         steps 0 to 2 only (with the workshop's build and tests)
+#   Tools/test.sh --quick         steps 0 to 2 only (with 1b, the workshop's build and tests)
 #
 # Environment: REACTIVE_DIAGNOSTICS_FUZZ_SECONDS (default 60), REACTIVE_DIAGNOSTICS_STRESS_SECONDS
 # (default 3 per stress test), REACTIVE_DIAGNOSTICS_STRESS_RUNS (default 100 runs per repeated
@@ -42,6 +44,9 @@ Tools/format.sh --check
 
 step "swift build --build-tests (zero warnings in our code)"
 build_without_warnings
+
+step "the root package without the trait RxSwift, RxSwift unreachable (empty SwiftPM configuration)"
+Integrations/RxSwift/test.sh --without-trait
 
 step "swift test (all targets, the demo suite included)"
 REACTIVE_DIAGNOSTICS_DEMO_SUITE=1 swift_test_with_failure_summary --skip-build

@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# Builds and tests the RxSwift integration (the nested package Integrations/RxSwift/RxDiagnostics)
-# with zero warnings in our code, when RxSwift can be resolved.
+# Builds and tests the RxSwift integration with zero warnings in our code, when RxSwift can be
+# resolved. The integration is the root package's product RxDiagnostics, built with the root's trait
+# RxSwift; its tests, benchmark and guide snippets are the nested package
+# Integrations/RxSwift/RxDiagnostics, which enables the trait, and Examples/RxConsumer is a user's
+# package that does the same (`.package(path: "../..", traits: ["RxSwift"])`).
 #
 # RxSwift is not reachable from every build machine. When resolution fails because of RxSwift,
 # this prints exactly one line, "RxSwift integration skipped: RxSwift not resolvable (<reason>)",
 # and exits 0. Anything else (our manifest, a compile error, a warning in our code, a failing
 # test, another dependency) exits non-zero.
 #
-#   Integrations/RxSwift/test.sh            # from anywhere
-#   Integrations/RxSwift/test.sh --tsan     # its tests under Thread Sanitizer instead: no report allowed
+#   Integrations/RxSwift/test.sh                  # from anywhere
+#   Integrations/RxSwift/test.sh --tsan           # its tests under Thread Sanitizer instead: no report allowed
+#   Integrations/RxSwift/test.sh --without-trait  # instead: the root package as most users add it
+#       (trait off), with RxSwift unreachable (an empty SwiftPM configuration: no mirror), builds
+#       with its tests and RxSwift is not in its dependency graph. Needs no RxSwift; never skipped.
 set -euo pipefail
 
-tsan=0
-[ "${1:-}" = "--tsan" ] && tsan=1
+mode=test
+case "${1:-}" in
+    "") ;;
+    --tsan) mode=tsan ;;
+    --without-trait) mode=without-trait ;;
+    *) echo "test.sh: unknown argument '$1'" >&2; exit 64 ;;
+esac
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # swift_test_with_failure_summary
@@ -20,14 +31,38 @@ source "$here/../../Tools/Scripts/setup.sh"
 # resolve_rxswift_integration, rxswift_swiftpm: steps 1 (our manifest loads) and 2 (resolve, or
 # skip when RxSwift is not resolvable)
 source "$here/resolve.sh"
-swiftpm=("${rxswift_swiftpm[@]}")
+
+if [ "$mode" = without-trait ]; then
+    # SwiftPM leaves a dependency that only a disabled trait uses out of resolution, unless the
+    # package's Package.resolved pins it (then it fetches it anyway): that pin comes from resolving
+    # the root package itself with --traits RxSwift, which nothing here does.
+    if [ -f "$rxswift_root/Package.resolved" ] && grep -q '"identity" : "rxswift"' "$rxswift_root/Package.resolved"; then
+        echo "error: $rxswift_root/Package.resolved pins RxSwift (the root was resolved with --traits RxSwift):" \
+            "SwiftPM would fetch RxSwift even with the trait off; delete the file and resolve again" >&2
+        exit 1
+    fi
+    empty="$(mktemp -d)"
+    trap 'rm -rf "$empty"' EXIT
+    unreachable=(--package-path "$rxswift_root" --config-path "$empty/configuration")
+    echo "==> swift build --build-tests (the root package, trait RxSwift off, RxSwift unreachable)" >&2
+    log="$empty/build.log"
+    HOME="$empty" swift build "${unreachable[@]}" --build-tests >"$log" 2>&1 || { tail -40 "$log" >&2; exit 1; }
+    HOME="$empty" swift package "${unreachable[@]}" show-dependencies --format flatlist >"$log" 2>&1 \
+        || { cat "$log" >&2; exit 1; }
+    if grep -i -q rxswift "$log"; then
+        echo "error: RxSwift is in the root package's dependency graph with the trait off" >&2
+        exit 1
+    fi
+    exit 0
+fi
 
 resolve_rxswift_integration || exit 0
+swiftpm=("${rxswift_swiftpm[@]}")
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 
-if [ "$tsan" -eq 1 ]; then
+if [ "$mode" = tsan ]; then
     # The integration's tests under Thread Sanitizer, in a build directory of their own: the
     # hooks run on every thread that subscribes, and the retain-path walk reads the heap while
     # other tests run.
@@ -65,3 +100,20 @@ swift build "${swiftpm[@]}" --product rx-diag-benchmark >"$log" 2>&1 || { cat "$
 bin="$(swift build "${swiftpm[@]}" --show-bin-path)"
 "$bin/rx-diag-benchmark" --quick --repetitions 1 --json "$smoke_json" >/dev/null 2>"$log" \
     || { cat "$log" >&2; echo "error: rx-diag-benchmark smoke run failed" >&2; exit 1; }
+
+# 6. A user's package: Examples/RxConsumer adds the root with the trait RxSwift and tests an RxSwift
+# view model under RxDiagnosticsHooks (its test fails if the view model leaks its subscription).
+consumer="$rxswift_root/Examples/RxConsumer"
+resolve_rxswift_integration "$consumer" || exit 0
+echo "==> swift build --build-tests, swift test (Examples/RxConsumer, zero warnings)" >&2
+if ! swift build "${rxswift_swiftpm[@]}" --build-tests 2>&1 | tee "$log" >&2; then
+    exit 1
+fi
+own="$(grep -E "warning:" "$log" | grep -v -E "^[[:space:]]" \
+    | grep -v -E "/\.build[^/]*/(checkouts|repositories)/" | sort -u || true)"
+if [ -n "$own" ]; then
+    echo "error: Examples/RxConsumer has warnings in our code:" >&2
+    echo "$own" >&2
+    exit 1
+fi
+swift_test_with_failure_summary "${rxswift_swiftpm[@]}" --skip-build

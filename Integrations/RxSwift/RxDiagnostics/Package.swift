@@ -1,10 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// The RxSwift adapter of ReactiveDiagnostics, in its own package because RxSwift is not
-/// reachable on every build machine: the root package builds without it, and
-/// `Integrations/RxSwift/test.sh` skips this package (with one line saying why) where
-/// RxSwift cannot be resolved.
+/// The tests, benchmark and guide snippets of the RxSwift adapter. The adapter itself is the root
+/// package's product `RxDiagnostics`, built with the root's trait `RxSwift` (its sources are in
+/// `Sources/RxDiagnostics` here). They stay in a package of their own so that the root package's
+/// tests build where RxSwift is not reachable: `Integrations/RxSwift/test.sh` skips this package
+/// (with one line saying why) where RxSwift cannot be resolved.
 ///
 /// Same strictness as the root package: Swift 6 language mode plus upcoming features.
 let swiftSettings: [SwiftSetting] = [
@@ -16,11 +17,11 @@ let package = Package(
     name: "RxDiagnostics",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "RxDiagnostics", targets: ["RxDiagnostics"]),
-        .executable(name: "rx-diag-benchmark", targets: ["rx-diag-benchmark"]),
+        .executable(name: "rx-diag-benchmark", targets: ["rx-diag-benchmark"])
     ],
     dependencies: [
-        .package(name: "ReactiveDiagnostics", path: "../../.."),
+        // The adapter: the root package with its trait RxSwift, as users add it.
+        .package(name: "ReactiveDiagnostics", path: "../../..", traits: ["RxSwift"]),
         // The benchmark harness lives in the repository's workshop package (not shipped).
         .package(name: "ReactiveDiagnosticsWorkshop", path: "../../../Tools/Workshop"),
         .package(url: "https://github.com/ReactiveX/RxSwift", from: "6.0.0"),
@@ -30,20 +31,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(
-            name: "RxDiagnostics",
-            dependencies: [
-                .product(name: "ReactiveDiagnostics", package: "ReactiveDiagnostics"),
-                .product(name: "RxSwift", package: "RxSwift"),
-            ],
-            swiftSettings: swiftSettings
-        ),
         // What the hooks cost against RxSwift with the hooks off (Docs/Performance.md), on the
         // root package's benchmark harness.
         .executableTarget(
             name: "rx-diag-benchmark",
             dependencies: [
-                "RxDiagnostics",
+                .product(name: "RxDiagnostics", package: "ReactiveDiagnostics"),
                 .product(name: "_ReactiveDiagnosticsBenchmarkHarness", package: "ReactiveDiagnosticsWorkshop"),
                 .product(name: "RxSwift", package: "RxSwift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -55,7 +48,7 @@ let package = Package(
         .target(
             name: "RxDiagnosticsDocSnippets",
             dependencies: [
-                "RxDiagnostics",
+                .product(name: "RxDiagnostics", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
                 .product(name: "RxSwift", package: "RxSwift"),
@@ -78,7 +71,7 @@ let package = Package(
         .testTarget(
             name: "RxDiagnosticsTests",
             dependencies: [
-                "RxDiagnostics",
+                .product(name: "RxDiagnostics", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagnosticsTesting", package: "ReactiveDiagnostics"),
                 "_SerialDeliveryStressHarness",

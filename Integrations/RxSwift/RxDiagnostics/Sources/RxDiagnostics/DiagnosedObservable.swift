@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
@@ -105,3 +106,4 @@ extension ObservableType {
         DiagnosedObservable(source: self, label: label, contract: contract, engine: engine).asObservable()
     }
 }
+#endif

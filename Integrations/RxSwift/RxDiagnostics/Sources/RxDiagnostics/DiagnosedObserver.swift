@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
@@ -131,3 +132,4 @@ extension ObserverType {
         DiagnosedObserver(label, contract: contract, engine: engine, wrapping: self)
     }
 }
+#endif

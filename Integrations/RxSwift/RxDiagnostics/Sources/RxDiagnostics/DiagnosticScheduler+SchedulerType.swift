@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import Dispatch
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
@@ -47,3 +48,4 @@ extension DiagnosticScheduler: SchedulerType where Base: SchedulerType {
         return ScheduledActionDisposable(probe: probe, action: scheduled, base: disposable)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 @_spi(Integration) import ReactiveDiagnostics
 import ReactiveDiagnosticsReport
 @preconcurrency import RxSwift
@@ -108,3 +109,4 @@ extension ImmediateSchedulerType {
             self, label: label, expecting: expectation, longActionThreshold: longActionThreshold, engine: engine)
     }
 }
+#endif

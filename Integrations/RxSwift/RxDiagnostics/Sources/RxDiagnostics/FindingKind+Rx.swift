@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 
 extension FindingKind {
@@ -14,3 +15,4 @@ extension FindingKind {
     /// ```
     public static let unhandledError = FindingKind(rawValue: "unhandledError")
 }
+#endif

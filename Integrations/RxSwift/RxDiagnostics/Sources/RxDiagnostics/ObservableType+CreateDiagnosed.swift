@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
@@ -43,3 +44,4 @@ extension ObservableType {
         }
     }
 }
+#endif

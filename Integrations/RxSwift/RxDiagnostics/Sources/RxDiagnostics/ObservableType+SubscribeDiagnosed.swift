@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
@@ -41,3 +42,4 @@ extension ObservableType {
         return Disposables.create(observer, subscription, disposed)
     }
 }
+#endif

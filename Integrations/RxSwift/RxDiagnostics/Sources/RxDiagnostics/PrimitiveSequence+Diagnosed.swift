@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
@@ -83,3 +84,4 @@ extension InfallibleType {
             .asInfallible(onErrorRecover: { _ in Infallible.empty() })
     }
 }
+#endif

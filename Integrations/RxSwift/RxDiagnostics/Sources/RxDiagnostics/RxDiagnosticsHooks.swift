@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import Foundation
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
@@ -167,3 +168,4 @@ public enum RxDiagnosticsHooks {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 /// The heap object behind an array's elements: what lives exactly as long as every copy of
 /// the array does.
 ///
@@ -57,3 +58,4 @@ enum ArrayStorage {
         return elements > objectAddress && elements - objectAddress <= 64
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
@@ -53,3 +54,4 @@ final class DiagnosedSink<Observer: ObserverType>: ObserverType, Disposable {
         upstream.dispose()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import Dispatch
 
 extension DispatchTimeInterval {
@@ -19,3 +20,4 @@ extension DispatchTimeInterval {
         return overflow ? UInt64(Int64.max) : UInt64(product)
     }
 }
+#endif

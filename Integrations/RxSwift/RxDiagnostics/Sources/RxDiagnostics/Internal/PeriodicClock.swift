@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import Synchronization
 
 /// The due time of a periodic action's next run, so that each run's latency is measured
@@ -21,3 +22,4 @@ final class PeriodicClock: Sendable {
         next.wrappingAdd(period, ordering: .relaxed).newValue
     }
 }
+#endif

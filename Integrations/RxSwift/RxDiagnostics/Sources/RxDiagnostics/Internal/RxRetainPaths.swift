@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 @_spi(Integration) import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
@@ -16,3 +17,4 @@ enum RxRetainPaths {
         plumbing
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 @preconcurrency import RxSwift
 
@@ -24,3 +25,4 @@ final class ScheduledActionDisposable: Cancelable {
         base.dispose()
     }
 }
+#endif

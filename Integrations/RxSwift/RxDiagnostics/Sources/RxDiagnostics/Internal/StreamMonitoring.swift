@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 @_spi(Integration) import ReactiveDiagnostics
 
 /// How RxSwift streams are monitored: no demand, no subscription signal.
@@ -24,3 +25,4 @@ enum StreamMonitoring {
         return engine.makeStreamMonitor(label: label, contract: contract, options: options)
     }
 }
+#endif

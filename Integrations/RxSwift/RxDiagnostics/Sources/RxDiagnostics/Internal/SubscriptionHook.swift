@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import Foundation
 @_spi(Integration) import ReactiveDiagnostics
 @preconcurrency import RxSwift
@@ -121,3 +122,4 @@ final class SubscriptionHook: Sendable {
         return callStack == [Self.line] ? [] : callStack.map { $0 }
     }
 }
+#endif

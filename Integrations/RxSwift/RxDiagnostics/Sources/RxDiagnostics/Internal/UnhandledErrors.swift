@@ -1,3 +1,4 @@
+#if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import ReactiveDiagnostics
 
 /// Records ``ReactiveDiagnostics/FindingKind/unhandledError`` findings.
@@ -18,3 +19,4 @@ enum UnhandledErrors {
         }
     }
 }
+#endif
