@@ -86,13 +86,14 @@ package struct LLVMSymbolizer: Sendable {
     }
 
     /// How far past an address without a line the line table is asked again.
-    static let lineProbes: [UInt64] = [2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128]
+    static let lineProbes: [UInt64] = [2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024]
 
     /// Addresses whose file is known but whose line is 0 are, in practice, the first
     /// instruction of an async function's resume point (where a frame of an async stack
     /// points) in generic code: the compiler marks the funclet's prologue, which reloads the
     /// generic context, as line 0. The `await` it resumes from is the first line the line
-    /// table gives a little further into the same function: asked here, in one more run for
+    /// table gives further into the same function (up to 1 KiB: instrumented builds, such as
+    /// Thread Sanitizer's, have longer prologues): asked here, in one more run for
     /// the image, only when such an address was seen.
     private func fillMissingLines(in resolved: inout [UInt64: Location], image: String) throws(Failure) {
         let missing = resolved.filter { $0.value.file != nil && $0.value.line == nil && $0.value.linkageName != nil }
