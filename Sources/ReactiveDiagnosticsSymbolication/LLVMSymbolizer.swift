@@ -85,6 +85,19 @@ package struct LLVMSymbolizer: Sendable {
         return resolved
     }
 
+    /// Whether a linkage name is an async function's resume partial function (`…TQ<n>_`,
+    /// `…TY<n>_`): only those get a line from further in (elsewhere line 0 is the compiler's
+    /// cleanup code, which must stay without a line).
+    static func isResumePoint(_ symbol: String) -> Bool {
+        var text = Substring(symbol)
+        guard text.hasSuffix("_") else { return false }
+        text = text.dropLast()
+        let digits = text.reversed().prefix { $0.isNumber }.count
+        guard digits > 0 else { return false }
+        text = text.dropLast(digits)
+        return text.hasSuffix("TQ") || text.hasSuffix("TY")
+    }
+
     /// How far past an address without a line the line table is asked again.
     static let lineProbes: [UInt64] = [2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024]
 
@@ -96,8 +109,10 @@ package struct LLVMSymbolizer: Sendable {
     /// Thread Sanitizer's, have longer prologues): asked here, in one more run for
     /// the image, only when such an address was seen.
     private func fillMissingLines(in resolved: inout [UInt64: Location], image: String) throws(Failure) {
-        let missing = resolved.filter { $0.value.file != nil && $0.value.line == nil && $0.value.linkageName != nil }
-            .keys.sorted()
+        let missing = resolved.filter {
+            $0.value.file != nil && $0.value.line == nil && $0.value.linkageName.map(Self.isResumePoint) == true
+        }
+        .keys.sorted()
         guard !missing.isEmpty else { return }
         var probes: [(offset: UInt64, address: UInt64)] = []
         for offset in missing {
