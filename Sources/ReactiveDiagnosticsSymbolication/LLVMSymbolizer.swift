@@ -61,15 +61,7 @@ package struct LLVMSymbolizer: Sendable {
     package func resolve(image: String, returnOffsets: [UInt64]) throws(Failure) -> [UInt64: Location] {
         let offsets = Array(Set(returnOffsets)).sorted()
         guard !offsets.isEmpty else { return [:] }
-        let input = offsets.map { "0x" + String($0 > 0 ? $0 - 1 : 0, radix: 16) }.joined(separator: "\n") + "\n"
-        let result: SubprocessResult
-        do {
-            result = try Subprocess.run(
-                executable.path, arguments: ["--obj=\(image)", "--functions=linkage", "--no-demangle"],
-                input: Data(input.utf8), timeout: timeout)
-        } catch {
-            throw Failure(reason: "cannot run \(executable.path): \(error)")
-        }
+        let result = try run(image: image, addresses: offsets.map { $0 > 0 ? $0 - 1 : 0 })
         if result.timedOut {
             throw Failure(reason: "llvm-symbolizer took longer than \(Self.seconds(timeout)) s and was stopped")
         }
@@ -85,17 +77,16 @@ package struct LLVMSymbolizer: Sendable {
         return resolved
     }
 
-    /// Whether a linkage name is an async function's resume partial function (`…TQ<n>_`,
-    /// `…TY<n>_`): only those get a line from further in (elsewhere line 0 is the compiler's
-    /// cleanup code, which must stay without a line).
-    static func isResumePoint(_ symbol: String) -> Bool {
-        var text = Substring(symbol)
-        guard text.hasSuffix("_") else { return false }
-        text = text.dropLast()
-        let digits = text.reversed().prefix { $0.isNumber }.count
-        guard digits > 0 else { return false }
-        text = text.dropLast(digits)
-        return text.hasSuffix("TQ") || text.hasSuffix("TY")
+    /// One llvm-symbolizer run over `addresses` (image-relative, looked up as given).
+    private func run(image: String, addresses: [UInt64]) throws(Failure) -> SubprocessResult {
+        let input = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
+        do {
+            return try Subprocess.run(
+                executable.path, arguments: ["--obj=\(image)", "--functions=linkage", "--no-demangle"],
+                input: Data(input.utf8), timeout: timeout)
+        } catch {
+            throw Failure(reason: "cannot run \(executable.path): \(error)")
+        }
     }
 
     /// How far past an address without a line the line table is asked again.
@@ -110,7 +101,8 @@ package struct LLVMSymbolizer: Sendable {
     /// the image, only when such an address was seen.
     private func fillMissingLines(in resolved: inout [UInt64: Location], image: String) throws(Failure) {
         let missing = resolved.filter {
-            $0.value.file != nil && $0.value.line == nil && $0.value.linkageName.map(Self.isResumePoint) == true
+            $0.value.file != nil && $0.value.line == nil
+                && $0.value.linkageName.flatMap(ResumeSymbol.function(of:)) != nil
         }
         .keys.sorted()
         guard !missing.isEmpty else { return }
@@ -119,15 +111,7 @@ package struct LLVMSymbolizer: Sendable {
             let start = offset > 0 ? offset - 1 : 0
             probes += Self.lineProbes.map { (offset, start + $0) }
         }
-        let input = probes.map { "0x" + String($0.address, radix: 16) }.joined(separator: "\n") + "\n"
-        let result: SubprocessResult
-        do {
-            result = try Subprocess.run(
-                executable.path, arguments: ["--obj=\(image)", "--functions=linkage", "--no-demangle"],
-                input: Data(input.utf8), timeout: timeout)
-        } catch {
-            throw Failure(reason: "cannot run \(executable.path): \(error)")
-        }
+        let result = try run(image: image, addresses: probes.map(\.address))
         guard !result.timedOut, result.status == 0, !result.crashed else { return }
         let found = Self.parse(String(decoding: result.standardOutput, as: UTF8.self))
         for (probe, location) in zip(probes, found) {

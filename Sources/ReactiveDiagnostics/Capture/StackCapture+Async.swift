@@ -1,4 +1,5 @@
 import CReactiveDiagnostics
+import ReactiveDiagnosticsSymbolication
 import _ReactiveDiagnosticsSupport
 
 extension StackCapture {
@@ -98,12 +99,6 @@ enum AsyncContexts {
 
     /// `…TQ0_`, `…TY12_`: the mangling of an async function's resume partial functions.
     static func isResumeSymbol(_ name: String) -> Bool {
-        var utf8 = Substring(name).utf8
-        guard utf8.last == UInt8(ascii: "_") else { return false }
-        utf8 = utf8.dropLast()
-        let digits = utf8.reversed().prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
-        guard digits > 0 else { return false }
-        let marker = utf8.dropLast(digits).suffix(2)
-        return marker.elementsEqual("TQ".utf8) || marker.elementsEqual("TY".utf8)
+        ResumeSymbol.function(of: name) != nil
     }
 }

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import ReactiveDiagnosticsReport
 import ReactiveDiagnosticsRetainPaths
+import ReactiveDiagnosticsSymbolication
 import Synchronization
 import _ReactiveDiagnosticsSupport
 
@@ -152,15 +153,9 @@ extension DiagnosticsEngine {
     }
 
     /// `$s4Feed5ModelC6listenyyYaFTY0_` → `$s4Feed5ModelC6listenyyYaF`: an async function's resume
-    /// partial functions (`TQ<n>_`, `TY<n>_`) named by the function they belong to.
+    /// partial functions named by the function they belong to.
     static func entrySymbol(_ symbol: String) -> String {
-        var text = Substring(symbol)
-        guard text.hasSuffix("_") else { return symbol }
-        text = text.dropLast()
-        let digits = text.reversed().prefix { $0.isNumber }.count
-        text = text.dropLast(digits)
-        guard text.hasSuffix("TQ") || text.hasSuffix("TY") else { return symbol }
-        return String(text.dropLast(2))
+        ResumeSymbol.function(of: symbol).map(String.init) ?? symbol
     }
 
     /// The demangled names of the user's functions in the stacks of the other resources of the
