@@ -228,7 +228,7 @@ let package = Package(
             name: "ReactiveDiagnosticsTests",
             dependencies: [
                 "ReactiveDiagnosticsTestSupport", "ReactiveDiagnostics", "RetainPathFuzzCases",
-                "ReactiveDiagnosticsRetainPaths", "_ReactiveDiagnosticsSupport",
+                "ReactiveDiagnosticsRetainPaths", "ReactiveDiagnosticsSymbolication", "_ReactiveDiagnosticsSupport",
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings

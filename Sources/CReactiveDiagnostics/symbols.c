@@ -59,6 +59,8 @@ struct image_query {
     uintptr_t load_bias;
     char *build_id;
     size_t build_id_capacity;
+    uintptr_t segment_start;
+    uintptr_t segment_end;
 };
 
 static void hex_encode(const unsigned char *bytes, size_t count, char *out, size_t capacity) {
@@ -106,6 +108,8 @@ static int find_image(struct dl_phdr_info *info, size_t size, void *data) {
         uintptr_t start = info->dlpi_addr + header->p_vaddr;
         if (query->address >= start && query->address < start + header->p_memsz) {
             query->found = 1;
+            query->segment_start = start;
+            query->segment_end = start + header->p_memsz;
             query->load_bias = info->dlpi_addr;
             const char *name = info->dlpi_name;
             if (name == NULL || name[0] == 0) {
@@ -129,17 +133,29 @@ static int find_image(struct dl_phdr_info *info, size_t size, void *data) {
 
 int rdiag_image_for_address(uintptr_t address, char *path, size_t path_capacity,
                             uintptr_t *load_bias, char *build_id, size_t build_id_capacity) {
+    uintptr_t start, end;
+    return rdiag_image_segment_for_address(address, path, path_capacity, load_bias, build_id,
+                                           build_id_capacity, &start, &end);
+}
+
+int rdiag_image_segment_for_address(uintptr_t address, char *path, size_t path_capacity,
+                                    uintptr_t *load_bias, char *build_id, size_t build_id_capacity,
+                                    uintptr_t *segment_start, uintptr_t *segment_end) {
     if (path_capacity == 0 || build_id_capacity == 0) {
         return -1;
     }
     path[0] = 0;
     build_id[0] = 0;
     *load_bias = 0;
+    *segment_start = address;
+    *segment_end = address + 1;
 #if defined(__linux__)
-    struct image_query query = {address, 0, path, path_capacity, 0, build_id, build_id_capacity};
+    struct image_query query = {address, 0, path, path_capacity, 0, build_id, build_id_capacity, 0, 0};
     dl_iterate_phdr(find_image, &query);
     if (query.found) {
         *load_bias = query.load_bias;
+        *segment_start = query.segment_start;
+        *segment_end = query.segment_end;
         return 0;
     }
     return -1;

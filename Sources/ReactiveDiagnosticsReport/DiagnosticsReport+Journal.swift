@@ -13,6 +13,11 @@ extension DiagnosticsReport {
     /// tests that finished; the ledger and scheduler statistics (written only at the end of
     /// a run) are empty.
     ///
+    /// A finding the process made just before it died may still have *raw* stacks (frames
+    /// with an address, an image and an offset but no name) and an empty fingerprint: the
+    /// journal names them off the finding's thread, after the fact. `reactive-diag` names
+    /// such frames with llvm-symbolizer when it reads a journal.
+    ///
     /// - Throws: ``ReportError`` when the journal is empty, has no header, or a complete
     ///   line is not a journal entry.
     public static func rebuild(fromJournal data: Data, source: String) throws(ReportError) -> DiagnosticsReport {
@@ -22,6 +27,7 @@ extension DiagnosticsReport {
         var findings: [ReportFinding] = []
         var indexByID: [Int: Int] = [:]
         var stacks: [ReportStack] = []
+        var stackIndexByID: [Int: Int] = [:]
         var images: [ReportImage] = []
         var tests: [TestRecord] = []
         let endsWithNewline = data.last == 0x0A
@@ -49,7 +55,14 @@ extension DiagnosticsReport {
             switch entry {
             case .run(let header): run = header
             case .image(let image): images.append(image)
-            case .stack(let stack): stacks.append(stack)
+            case .stack(let stack):
+                // A stack is written raw when its finding is made, then again once it is named.
+                if let index = stackIndexByID[stack.id] {
+                    stacks[index] = stack
+                } else {
+                    stackIndexByID[stack.id] = stacks.count
+                    stacks.append(stack)
+                }
             case .finding(let finding):
                 indexByID[finding.id] = findings.count
                 findings.append(finding)
@@ -57,6 +70,7 @@ extension DiagnosticsReport {
                 if let index = indexByID[update.id] {
                     findings[index].relatedStack = update.relatedStack ?? findings[index].relatedStack
                     findings[index].otherThread = update.otherThread ?? findings[index].otherThread
+                    findings[index].fingerprint = update.fingerprint ?? findings[index].fingerprint
                 }
             case .test(let test): tests.append(test)
             }

@@ -18,11 +18,15 @@ public enum JournalEntry: Sendable, Equatable {
     case run(RunInfo)
     /// A binary image frames refer to.
     case image(ReportImage)
-    /// A symbolized stack findings refer to.
+    /// A stack findings refer to. The thread that made a finding writes its stacks *raw*
+    /// (addresses, images and offsets; no names) so that it is not held up; the same stack id
+    /// is written again, symbolized, once a background queue has named it. A reader keeps the
+    /// last entry of each id.
     case stack(ReportStack)
     /// A finding.
     case finding(ReportFinding)
-    /// Facts added to a finding after it was recorded (the other thread of a concurrent delivery).
+    /// Facts added to a finding after it was recorded (the other thread of a concurrent delivery,
+    /// the fingerprint once its stacks were symbolized).
     case update(FindingUpdate)
     /// A test that finished.
     case test(TestRecord)
@@ -71,11 +75,15 @@ public struct FindingUpdate: Sendable, Equatable {
     public var relatedStack: Int?
     /// The other thread.
     public var otherThread: ReportThread?
+    /// The finding's fingerprint, once its stacks were symbolized (a journal's finding entry is
+    /// written before, with an empty fingerprint).
+    public var fingerprint: String?
 
     /// Creates an update.
-    public init(id: Int, relatedStack: Int? = nil, otherThread: ReportThread? = nil) {
+    public init(id: Int, relatedStack: Int? = nil, otherThread: ReportThread? = nil, fingerprint: String? = nil) {
         self.id = id
         self.relatedStack = relatedStack
         self.otherThread = otherThread
+        self.fingerprint = fingerprint
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 @_spi(Integration) import ReactiveDiagnostics
+import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 import ReactiveDiagnosticsTestSupport
 import Testing
 
@@ -38,9 +40,14 @@ struct CrashJournalTests {
         TestIdentity.$current.withValue(checkpoint.test) { violate(engine) }
         let path = try #require(engine.journalPath)
         // Before the test even ends, the findings are on disk.
+        let early = try DiagnosticsReport.loadJournal(from: URL(fileURLWithPath: path))
+        #expect(early.findings.map(\.kind) == ["valueAfterTermination", "duplicateTermination"])
+        #expect(early.findings.allSatisfy { $0.allocationStack != nil && $0.eventStack != nil })
+        // Their stacks are named, and their fingerprints known, off the thread that made them.
+        engine.waitUntilJournalNamed()
         let partial = try DiagnosticsReport.loadJournal(from: URL(fileURLWithPath: path))
-        #expect(partial.findings.map(\.kind) == ["valueAfterTermination", "duplicateTermination"])
         #expect(partial.run.completeness == .partial)
+        #expect(partial.rawStackIDs.isEmpty)
         let stack = try #require(partial.stacks.first { $0.id == partial.findings[0].allocationStack })
         #expect(stack.frames.contains { $0.function?.contains("CrashJournalTests.violate") == true })
         #expect(partial.findings.map(\.fingerprint) == engine.findings().map { engine.fingerprint(of: $0) })
@@ -52,6 +59,63 @@ struct CrashJournalTests {
         let report = try engine.writeReport()
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try DiagnosticsReport.load(from: report).findings.count == 2)
+    }
+
+    /// What a process that died before its journal named the stacks leaves: the journal's
+    /// entries up to each finding's own, written on the finding's thread (the named stacks and
+    /// the fingerprints come later, from the naming queue).
+    static func writtenByTheFindingsThreads(_ journal: Data) throws -> Data {
+        var seenStacks: Set<Substring> = []
+        var kept = Data()
+        let stackID = try Regex(#"^\{"stack":.*"id":([0-9]+)\}\}$"#)
+        for line in String(decoding: journal, as: UTF8.self).split(separator: "\n") {
+            if line.hasPrefix(#"{"update":"#) && line.contains(#""fingerprint""#) { continue }
+            if let match = line.wholeMatch(of: stackID), let id = match.output[1].substring {
+                guard seenStacks.insert(id).inserted else { continue }  // the named copy
+            }
+            kept.append(contentsOf: Data((line + "\n").utf8))
+        }
+        return kept
+    }
+
+    @Test func aFindingsThreadWritesRawStacksThatTheToolNames() throws {
+        let directory = try TemporaryDirectory()
+        let engine = engineWritingReports(to: directory)
+        let checkpoint = engine.beginTest(named: "CrashJournalTests.raw", serial: false)
+        TestIdentity.$current.withValue(checkpoint.test) { violate(engine) }
+        _ = engine.finishTest(checkpoint)
+        engine.waitUntilJournalNamed()
+        let journal = try Data(contentsOf: URL(fileURLWithPath: try #require(engine.journalPath)))
+        var crashed = try DiagnosticsReport.rebuild(
+            fromJournal: try Self.writtenByTheFindingsThreads(journal), source: "j")
+        #expect(crashed.findings.map(\.kind) == ["valueAfterTermination", "duplicateTermination"])
+        #expect(crashed.findings.allSatisfy { $0.fingerprint.isEmpty })
+        let allocation = try #require(crashed.findings[0].allocationStack)
+        #expect(crashed.rawStackIDs.contains(allocation))
+        let raw = try #require(crashed.stacks.first { $0.id == allocation })
+        #expect(raw.frames.allSatisfy { $0.function == nil && $0.symbol == nil })
+        #expect(raw.frames.contains { $0.image != nil && $0.offset != nil })
+
+        let symbolizer = try #require(
+            SymbolizerLocator.onPath("llvm-symbolizer", environment: ProcessInfo.processInfo.environment),
+            "llvm-symbolizer must be on PATH (Tools/test.sh installs it)")
+        let fill = crashed.nameRawStacks(with: SourceLineResolver(symbolizer: symbolizer))
+        #expect(fill.problems.isEmpty, "\(fill.notes)")
+        #expect(crashed.rawStackIDs.isEmpty)
+        let named = try #require(crashed.stacks.first { $0.id == allocation })
+        let user = try #require(named.frames.first { $0.category == .user })
+        #expect(user.function?.contains("CrashJournalTests.violate") == true, "\(named.frames.map(\.function))")
+        #expect(user.file?.hasSuffix("CrashJournalTests.swift") == true)
+        // The tool's fingerprints are the engine's: the gate matches a crashed run's findings too.
+        #expect(crashed.findings.map(\.fingerprint) == engine.findings().map { engine.fingerprint(of: $0) })
+        // The engine's own report of the same findings: the same frames, the same leading frames dropped.
+        let final = try DiagnosticsReport.load(from: try engine.writeReport())
+        let engineStack = try #require(final.stacks.first { $0.id == final.findings[0].allocationStack })
+        #expect(named.droppedFrames == engineStack.droppedFrames)
+        // (Outside the user's code the names can differ: libunwind names a stripped libc's frames
+        // by the nearest exported symbol, llvm-symbolizer by its debug information.)
+        let notSystem: (ReportFrame) -> Bool = { $0.category != .system }
+        #expect(named.frames.filter(notSystem).map(\.function) == engineStack.frames.filter(notSystem).map(\.function))
     }
 
     @Test func updatesAfterRecordingAreJournaled() throws {
@@ -149,8 +213,15 @@ struct CrashJournalTests {
         let journals = directory.files.filter { $0.hasSuffix(".journal.jsonl") }
         try #require(journals.count == 1, "files left: \(directory.files)")
         #expect(!directory.files.contains { $0.hasSuffix(".json") }, "no final report was written")
-        let report = try DiagnosticsReport.loadJournal(from: directory.url.appendingPathComponent(journals[0]))
+        var report = try DiagnosticsReport.loadJournal(from: directory.url.appendingPathComponent(journals[0]))
+        // What `reactive-diag` does with a journal: name the stacks the process died before naming.
+        if let symbolizer = SymbolizerLocator.onPath(
+            "llvm-symbolizer", environment: ProcessInfo.processInfo.environment)
+        {
+            _ = report.nameRawStacks(with: SourceLineResolver(symbolizer: symbolizer))
+        }
         #expect(report.run.completeness == .partial)
+        #expect(report.findings.allSatisfy { !$0.fingerprint.isEmpty })
         #expect(report.findings.map(\.kind) == ["demandExceeded", "valueAfterTermination", "duplicateTermination"])
         #expect(report.findings.allSatisfy { $0.label == "doomed" })
         let stack = try #require(report.stacks.first { $0.id == report.findings[0].allocationStack })

@@ -86,6 +86,16 @@ int rdiag_image_for_address(uintptr_t address,
                             uintptr_t *_Nonnull load_bias,
                             char *_Nonnull build_id, size_t build_id_capacity);
 
+/// `rdiag_image_for_address`, plus the loaded segment that holds `address`
+/// ([`segment_start`, `segment_end`)): every address in it belongs to the same image, so a
+/// caller can answer later addresses from a cache. On failure the segment is the address alone.
+int rdiag_image_segment_for_address(uintptr_t address,
+                                    char *_Nonnull path, size_t path_capacity,
+                                    uintptr_t *_Nonnull load_bias,
+                                    char *_Nonnull build_id, size_t build_id_capacity,
+                                    uintptr_t *_Nonnull segment_start,
+                                    uintptr_t *_Nonnull segment_end);
+
 /// Demangles a Swift (`$s…`, `_T…`) or C++ (`_Z…`) symbol. Returns a malloc'd string
 /// the caller frees, or NULL when the symbol is not mangled or cannot be demangled.
 char *_Nullable rdiag_demangle(const char *_Nonnull symbol);

@@ -54,20 +54,7 @@ package final class Symbolizer: Sendable {
     /// compiler glue among them), so the first frame is the code that called the library.
     package func symbolizeDroppingOwnFrames(_ addresses: [UInt], id: StackID = .none) -> SymbolizedStack {
         let frames = symbolize(addresses)
-        var dropped = 0
-        while dropped < frames.count {
-            let frame = frames[dropped]
-            let isGlue = frame.function.map(FrameClassifier.isGlue) ?? false
-            if frame.category == .diagnostics || (isGlue && Self.nextNonGlueIsOwn(frames, after: dropped)) {
-                dropped += 1
-            } else {
-                break
-            }
-        }
-        // A stack made only of our own frames (capture from inside the library): keep it whole.
-        if dropped == frames.count {
-            dropped = 0
-        }
+        let dropped = FrameClassifier.ownLeadingFrameCount(frames.map { ($0.function, $0.category) })
         return SymbolizedStack(id: id, frames: Array(frames[dropped...]), droppedFrames: dropped)
     }
 
@@ -76,22 +63,10 @@ package final class Symbolizer: Sendable {
         cache.withLock { $0.count }
     }
 
-    private static func nextNonGlueIsOwn(_ frames: [SymbolizedFrame], after index: Int) -> Bool {
-        for frame in frames[(index + 1)...] {
-            if let function = frame.function, FrameClassifier.isGlue(function) { continue }
-            return frame.category == .diagnostics
-        }
-        return false
-    }
-
     private func resolve(_ address: UInt) -> SymbolizedFrame {
         let found = ProcedureSymbol.lookUp(returnAddress: address)
-        let module = found.function.flatMap(FrameClassifier.module(ofDemangled:))
-        var category = classifier.category(module: module, symbol: found.symbol, imagePath: found.imagePath)
-        if category == .user, let function = found.function, FrameClassifier.isGlue(function) {
-            // Thunks and forwarders the compiler wrote around the user's closures: fold them.
-            category = .system
-        }
+        let (module, category) = classifier.classify(
+            symbol: found.symbol, function: found.function, imagePath: found.imagePath)
         return SymbolizedFrame(
             address: address, imagePath: found.imagePath, imageBuildID: found.imageBuildID,
             imageOffset: found.imageOffset, symbol: found.symbol, function: found.function,

@@ -121,19 +121,9 @@ extension DiagnosticsEngine {
     }
 
     func fingerprint(kind: FindingKind, label: String?, stack: StackID) -> String {
-        var hash = FNV1a64()
-        hash.combine(kind.rawValue)
-        hash.combine(label ?? "")
-        if stack.isCaptured {
-            // Compiler glue (thunks, forwarders) differs between debug and release builds.
-            let frames = symbolize(stack).frames.filter { !($0.function.map(FrameClassifier.isGlue) ?? false) }
-            let user = frames.filter { $0.category == .user }
-            let chosen = user.isEmpty ? frames.filter { $0.category != .system } : user
-            for frame in chosen.prefix(4) {
-                hash.combine(frame.function ?? frame.module ?? "?")
-            }
-        }
-        return hash.hex
+        let frames =
+            stack.isCaptured ? symbolize(stack).frames.map { (function: $0.function, category: $0.category) } : []
+        return FindingFingerprint.make(kind: kind.rawValue, label: label, frames: frames)
     }
 
     // MARK: Suppressions

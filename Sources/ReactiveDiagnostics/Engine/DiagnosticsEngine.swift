@@ -116,6 +116,12 @@ public final class DiagnosticsEngine: Sendable {
         journal.withLock { $0?.path }
     }
 
+    /// Waits until the crash journal has named every stack journaled so far (the thread that
+    /// makes a finding journals its stacks raw; a queue names them after the fact).
+    package func waitUntilJournalNamed() {
+        journal.withLock { $0 }?.waitUntilNamed()
+    }
+
     /// Keeps a crash journal next to the report whenever reports are written.
     private func updateJournal(for configuration: Configuration) {
         let wanted =

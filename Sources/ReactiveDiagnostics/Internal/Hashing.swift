@@ -1,23 +1,3 @@
-/// 64-bit FNV-1a, used for fingerprints (stable across runs and platforms, unlike `Hasher`).
-struct FNV1a64 {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func combine(_ string: String) {
-        for byte in string.utf8 {
-            value ^= UInt64(byte)
-            value &*= 0x0000_0100_0000_01b3
-        }
-        // A separator byte so ("ab","c") and ("a","bc") differ.
-        value ^= 0xff
-        value &*= 0x0000_0100_0000_01b3
-    }
-
-    var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}
-
 /// A fast mix of raw addresses for the stack interner's table (not stable across runs).
 ///
 /// Only the innermost 16 frames and the depth are hashed: distinct call sites almost always

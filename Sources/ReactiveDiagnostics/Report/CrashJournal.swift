@@ -1,5 +1,6 @@
 import Foundation
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 import _ReactiveDiagnosticsSupport
 
 /// Appends every finding, as it is made, to a journal next to the report, so that a test
@@ -10,10 +11,21 @@ import _ReactiveDiagnosticsSupport
 /// created with the first finding (clean runs leave nothing) and removed once the final
 /// report is written, which supersedes it. `reactive-diag` rebuilds a partial report from a
 /// journal whose report is missing.
+///
+/// The thread that made a finding only writes it with its stacks *raw* (each frame's image
+/// and offset, found in a cache of the process's image ranges): it is the app's thread, in the
+/// middle of what the app does, and naming a stack can take milliseconds. A serial queue then
+/// symbolizes the stacks and appends them again, named, with the finding's fingerprint; a
+/// process that dies in between leaves raw stacks, which `reactive-diag` names from the
+/// binaries (llvm-symbolizer) when it reads the journal.
 final class CrashJournal: FindingObserver, Sendable {
     private struct State {
         var descriptor: Int32 = -1
+        /// Bumped when the journal is discarded: naming work queued before does not write into
+        /// the next journal.
+        var generation = 0
         var stacks: StackTable
+        var segments = ImageSegments()
         var converter: FindingConverter
         var failed = false
     }
@@ -21,6 +33,7 @@ final class CrashJournal: FindingObserver, Sendable {
     let path: String
     private unowned let engine: DiagnosticsEngine
     private let state: LockedValue<State>
+    private let naming = DispatchQueue(label: "ReactiveDiagnostics.CrashJournal.naming", qos: .utility)
 
     init(engine: DiagnosticsEngine, path: String) {
         self.engine = engine
@@ -29,39 +42,88 @@ final class CrashJournal: FindingObserver, Sendable {
     }
 
     func didRecord(_ finding: Finding) {
-        state.withLock { state in
-            guard open(&state) else { return }
-            let stacksBefore = state.stacks.stacks.count
-            let imagesBefore = state.stacks.images.count
-            let converted = state.converter.convert(finding, stacks: &state.stacks)
-            for image in state.stacks.images[imagesBefore...] {
-                append(.image(image), to: &state)
-            }
-            for stack in state.stacks.stacks[stacksBefore...] {
-                append(.stack(stack), to: &state)
-            }
+        let generation: Int? = state.withLock { state in
+            guard open(&state) else { return nil }
+            let before = Mark(state)
+            let allocation = state.stacks.rawReference(finding.allocationStack, segments: &state.segments)
+            let event = state.stacks.rawReference(finding.eventStack, segments: &state.segments)
+            let related = state.stacks.rawReference(finding.relatedStack, segments: &state.segments)
+            let converted = state.converter.convert(
+                finding, fingerprint: "", allocationStack: allocation, eventStack: event, relatedStack: related)
+            appendAdded(since: before, to: &state)
             append(.finding(converted), to: &state)
+            return state.generation
+        }
+        guard let generation else { return }
+        // The engine is alive while it records; the queued work keeps it so until it is done.
+        let engine = self.engine
+        naming.async { [self] in
+            name([finding.allocationStack, finding.eventStack, finding.relatedStack], of: finding, generation, engine)
         }
     }
 
     func didUpdate(_ finding: Finding) {
-        state.withLock { state in
-            guard state.descriptor >= 0 else { return }
-            let stacksBefore = state.stacks.stacks.count
-            let imagesBefore = state.stacks.images.count
-            let related = state.stacks.reference(finding.relatedStack)
-            for image in state.stacks.images[imagesBefore...] {
-                append(.image(image), to: &state)
-            }
-            for stack in state.stacks.stacks[stacksBefore...] {
-                append(.stack(stack), to: &state)
-            }
+        let generation: Int? = state.withLock { state in
+            guard state.descriptor >= 0 else { return nil }
+            let before = Mark(state)
+            let related = state.stacks.rawReference(finding.relatedStack, segments: &state.segments)
+            appendAdded(since: before, to: &state)
             append(
                 .update(
                     FindingUpdate(
                         id: finding.id, relatedStack: related,
                         otherThread: finding.otherThread.map(FindingConverter.thread))),
                 to: &state)
+            return state.generation
+        }
+        guard let generation else { return }
+        let engine = self.engine
+        naming.async { [self] in name([finding.relatedStack], of: nil, generation, engine) }
+    }
+
+    /// Waits until every stack journaled so far is named (for tests, and a report that wants
+    /// the journal complete).
+    func waitUntilNamed() {
+        naming.sync {}
+    }
+
+    /// Symbolizes `stacks` off every lock, then appends them named, and `finding`'s fingerprint.
+    private func name(_ stacks: [StackID], of finding: Finding?, _ generation: Int, _ engine: DiagnosticsEngine) {
+        let wanted = stacks.filter(\.isCaptured)
+        let named = state.withLock { state in wanted.filter { !state.stacks.isNamed($0) } }
+            .map { ($0, engine.symbolize($0)) }
+        let fingerprint = finding.map(engine.fingerprint(of:))
+        state.withLock { state in
+            guard state.descriptor >= 0, state.generation == generation else { return }
+            let before = Mark(state)
+            for (stack, symbolized) in named {
+                state.stacks.add(symbolized, for: stack)
+            }
+            appendAdded(since: before, to: &state)
+            if let finding, let fingerprint {
+                append(.update(FindingUpdate(id: finding.id, fingerprint: fingerprint)), to: &state)
+            }
+        }
+    }
+
+    /// How many stacks and images the table held before an entry added some.
+    private struct Mark {
+        var stacks: Int
+        var images: Int
+
+        init(_ state: State) {
+            stacks = state.stacks.stacks.count
+            images = state.stacks.images.count
+        }
+    }
+
+    /// Writes the images, then the stacks, that the table gained since `mark`.
+    private func appendAdded(since mark: Mark, to state: inout State) {
+        for image in state.stacks.images[mark.images...] {
+            append(.image(image), to: &state)
+        }
+        for stack in state.stacks.stacks[mark.stacks...] {
+            append(.stack(stack), to: &state)
         }
     }
 
@@ -81,6 +143,7 @@ final class CrashJournal: FindingObserver, Sendable {
                 state.descriptor = -1
             }
             unlink(path)
+            state.generation += 1
             state.stacks = StackTable(engine: engine)
             state.converter = FindingConverter(engine: engine)
         }

@@ -1,13 +1,22 @@
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 
 /// Symbolizes each stack once and numbers the images its frames belong to, for reports and
 /// crash journals.
+///
+/// A crash journal first adds a stack *raw* (``rawReference(_:segments:)``: each frame's image
+/// and offset, no names, cheap enough for the thread that made the finding), then again
+/// *named* once it was symbolized off that thread (``add(_:for:)``); ``stacks`` then holds
+/// both entries, in that order, under one id.
 struct StackTable {
     let engine: DiagnosticsEngine
+    /// Every stack entry added, in order (a journal's stack can be there raw, then named).
     private(set) var stacks: [ReportStack] = []
     private(set) var images: [ReportImage] = []
     private var stackIDs: [StackID: Int] = [:]
+    private var rawStackIDs: Set<StackID> = []
     private var imageIDs: [String: Int] = [:]
+    private var imageCategories: [Int: FrameCategory] = [:]
 
     init(engine: DiagnosticsEngine) {
         self.engine = engine
@@ -19,7 +28,20 @@ struct StackTable {
         if let id = stackIDs[stack] {
             return id
         }
-        let symbolized = engine.symbolize(stack)
+        return add(engine.symbolize(stack), for: stack)
+    }
+
+    /// Whether a stack was added named (``reference(_:)`` or ``add(_:for:)``).
+    func isNamed(_ stack: StackID) -> Bool {
+        stackIDs[stack] != nil
+    }
+
+    /// Adds a stack symbolized elsewhere (off the lock that guards this table); returns its id.
+    @discardableResult
+    mutating func add(_ symbolized: SymbolizedStack, for stack: StackID) -> Int {
+        if let id = stackIDs[stack] {
+            return id
+        }
         let id = Int(stack.rawValue)
         var frames: [ReportFrame] = []
         frames.reserveCapacity(symbolized.frames.count)
@@ -34,6 +56,43 @@ struct StackTable {
         stacks.append(ReportStack(id: id, frames: frames, droppedFrames: symbolized.droppedFrames))
         stackIDs[stack] = id
         return id
+    }
+
+    /// The report id of a stack, adding it raw on first use: every frame with its address,
+    /// image and offset, and the category its image alone tells (the library's own frames are
+    /// not dropped: that takes names). No symbol is looked up, so the thread that made the
+    /// finding is not held up; ``add(_:for:)`` adds the named stack later.
+    mutating func rawReference(_ stack: StackID, segments: inout ImageSegments) -> Int? {
+        guard stack.isCaptured else { return nil }
+        let id = Int(stack.rawValue)
+        if stackIDs[stack] != nil || rawStackIDs.contains(stack) {
+            return id
+        }
+        let addresses = engine.stacks.addresses(of: stack)
+        var frames: [ReportFrame] = []
+        frames.reserveCapacity(addresses.count)
+        for address in addresses {
+            var frame = ReportFrame(address: Self.hex(address), category: .user)
+            if let (found, offset) = segments.image(ofReturnAddress: address) {
+                let image = image(path: found.path, buildID: found.buildID)
+                frame.image = image
+                frame.offset = Self.hex(offset)
+                frame.category = category(ofImage: image, path: found.path)
+            }
+            frames.append(frame)
+        }
+        stacks.append(ReportStack(id: id, frames: frames, droppedFrames: 0))
+        rawStackIDs.insert(stack)
+        return id
+    }
+
+    private mutating func category(ofImage image: Int, path: String) -> FrameCategory {
+        if let known = imageCategories[image] {
+            return known
+        }
+        let category = FrameClassifier.category(ofImage: path) ?? .user
+        imageCategories[image] = category
+        return category
     }
 
     private mutating func image(path: String, buildID: String?) -> Int {
@@ -62,13 +121,25 @@ struct FindingConverter {
     }
 
     mutating func convert(_ finding: Finding, stacks: inout StackTable) -> ReportFinding {
+        convert(
+            finding, fingerprint: engine.fingerprint(of: finding),
+            allocationStack: stacks.reference(finding.allocationStack),
+            eventStack: stacks.reference(finding.eventStack),
+            relatedStack: stacks.reference(finding.relatedStack))
+    }
+
+    /// Converts a finding whose stacks the caller added (raw, for a crash journal) and whose
+    /// fingerprint it knows (empty while its stacks are not named yet).
+    mutating func convert(
+        _ finding: Finding, fingerprint: String, allocationStack: Int?, eventStack: Int?, relatedStack: Int?
+    ) -> ReportFinding {
         ReportFinding(
             id: finding.id, kind: finding.kind.rawValue, severity: finding.severity, message: finding.message,
             label: finding.label, resourceKind: finding.resourceKind.map { name(of: $0) }, test: name(of: finding.test),
-            fingerprint: engine.fingerprint(of: finding), policy: finding.policy.rawValue,
-            suppressedBy: finding.suppressedBy, allocationStack: stacks.reference(finding.allocationStack),
-            eventStack: stacks.reference(finding.eventStack), relatedStack: stacks.reference(finding.relatedStack),
-            thread: finding.thread.map(Self.thread), otherThread: finding.otherThread.map(Self.thread),
+            fingerprint: fingerprint, policy: finding.policy.rawValue,
+            suppressedBy: finding.suppressedBy, allocationStack: allocationStack, eventStack: eventStack,
+            relatedStack: relatedStack, thread: finding.thread.map(Self.thread),
+            otherThread: finding.otherThread.map(Self.thread),
             time: (finding.time * 1000).rounded() / 1000, details: finding.details, retainPath: finding.retainPath)
     }
 

@@ -255,6 +255,7 @@ extension FindingUpdate: ReportObject {
         .required("id", .int),
         .optional("relatedStack", .int),
         .optional("otherThread", .object(ReportThread.self)),
+        .optional("fingerprint", .string),
     ]
 }
 

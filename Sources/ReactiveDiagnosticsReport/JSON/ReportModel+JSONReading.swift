@@ -513,6 +513,7 @@ extension FindingUpdate {
         var id: Int?
         var relatedStack: Int?
         var otherThread: ReportThread?
+        var fingerprint: String?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -520,6 +521,7 @@ extension FindingUpdate {
             case "id": id = try r.readInt()
             case "relatedStack": relatedStack = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
             case "otherThread": otherThread = try r.optional(ReportThread.read)
+            case "fingerprint": fingerprint = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
             default: try r.skipValue()
             }
             r.path.removeLast()
@@ -527,6 +529,7 @@ extension FindingUpdate {
         return FindingUpdate(
             id: try r.required(id, "id"),
             relatedStack: relatedStack,
-            otherThread: otherThread)
+            otherThread: otherThread,
+            fingerprint: fingerprint)
     }
 }

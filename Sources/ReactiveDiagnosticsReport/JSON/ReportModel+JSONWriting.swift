@@ -354,6 +354,9 @@ extension SourceLineStatus {
 extension FindingUpdate {
     func write(to w: inout JSONWriter) {
         w.beginObject()
+        if let fingerprint {
+            w.field("fingerprint", fingerprint)
+        }
         w.field("id", id)
         if let otherThread {
             w.key("otherThread")

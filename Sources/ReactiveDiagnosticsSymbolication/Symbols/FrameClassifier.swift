@@ -282,3 +282,48 @@ package final class FrameClassifier: Sendable {
         return nil
     }
 }
+
+extension FrameClassifier {
+    /// The module and category of a frame named `symbol` (demangled: `function`) in `imagePath`;
+    /// the thunks and forwarders the compiler wrote around the user's closures count as system
+    /// code, so they fold away.
+    package func classify(
+        symbol: String?, function: String?, imagePath: String?
+    ) -> (module: String?, category: FrameCategory) {
+        let module = function.flatMap(Self.module(ofDemangled:))
+        var category = category(module: module, symbol: symbol, imagePath: imagePath)
+        if category == .user, let function, Self.isGlue(function) {
+            category = .system
+        }
+        return (module, category)
+    }
+
+    /// How many frames at the top of a stack are the diagnostics library's own (with the
+    /// compiler glue among them): what a stack drops so that its first frame is the code that
+    /// called the library. A stack made only of the library's frames is kept whole (0).
+    package static func ownLeadingFrameCount(_ frames: [(function: String?, category: FrameCategory)]) -> Int {
+        var dropped = 0
+        while dropped < frames.count {
+            let frame = frames[dropped]
+            let isGlue = frame.function.map(isGlue) ?? false
+            if frame.category == .diagnostics || (isGlue && nextNonGlueIsOwn(frames, after: dropped)) {
+                dropped += 1
+            } else {
+                break
+            }
+        }
+        return dropped == frames.count ? 0 : dropped
+    }
+
+    private static func nextNonGlueIsOwn(
+        _ frames: [(function: String?, category: FrameCategory)], after index: Int
+    )
+        -> Bool
+    {
+        for frame in frames[(index + 1)...] {
+            if let function = frame.function, isGlue(function) { continue }
+            return frame.category == .diagnostics
+        }
+        return false
+    }
+}

@@ -28,6 +28,7 @@ struct Benchmarks: ParsableCommand {
         BenchmarkSuite("combine", run: CombineBenchmarks.run),
         BenchmarkSuite("scheduler", run: SchedulerBenchmarks.run),
         BenchmarkSuite("concurrency", run: ConcurrencyBenchmarks.run),
+        BenchmarkSuite("findings", run: FindingBenchmarks.run),
         BenchmarkSuite("report", run: ReportBenchmarks.run),
         BenchmarkSuite("suites", run: SuiteBenchmarks.run),
         BenchmarkSuite("retainPaths", run: RetainPathBenchmarks.run),

@@ -24,7 +24,7 @@ struct MergeCommand: ParsableCommand, ToolCommand {
     func execute(in context: ToolContext) throws -> Int32 {
         let resolved = try ReportInputs.resolve(input.reports, in: context)
         CrashJournals.note(resolved.journals, in: context)
-        let reports = try resolved.loadAll(maxBytes: input.maxBytes)
+        let reports = try resolved.loadAll(maxBytes: input.maxBytes, in: context)
         let merged = ReportMerger.merge(reports)
         if let problem = merged.validationProblem() {
             throw ToolError("\(output): the merged report would be invalid: \(problem)")

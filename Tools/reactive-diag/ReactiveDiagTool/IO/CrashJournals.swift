@@ -1,3 +1,6 @@
+import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
+
 /// Crash journals (`*.journal.jsonl`): what a test process that died left instead of a report.
 ///
 /// The engine appends every finding to a journal next to its report as it happens and removes
@@ -6,6 +9,10 @@
 /// (`DiagnosticsReport.rebuild(fromJournal:source:)`), which joins the other inputs, and so
 /// the merge, like any report. A journal that sits beside a report of the same process holds
 /// the findings made after that report was written; both are read.
+///
+/// The findings a process made just before it died can have raw stacks (the thread that made
+/// a finding writes addresses only; a queue names them after the fact): the tool names them
+/// from the binaries with llvm-symbolizer, and gives those findings their fingerprints.
 enum CrashJournals {
     /// The file-name suffix of a crash journal.
     static let suffix = ".journal.jsonl"
@@ -22,5 +29,21 @@ enum CrashJournals {
         context.note(
             "\(first.displayPath)\(others): crash journal of a test process that did not finish; "
                 + "its findings are included (partial: no ledger or scheduler statistics)")
+    }
+
+    /// Names the raw stacks of a journal's report (see ``DiagnosticsReport/nameRawStacks(with:classifier:)``)
+    /// with llvm-symbolizer from PATH; says so when there is none, or when a binary could not be used.
+    static func nameRawStacks(of report: inout DiagnosticsReport, from file: ReportInputs.File, in context: ToolContext)
+    {
+        let raw = report.rawStackIDs.count
+        guard raw > 0 else { return }
+        guard let symbolizer = SymbolizerLocator.onPath("llvm-symbolizer", environment: context.environment) else {
+            context.note(
+                "\(file.displayPath): \(Formatting.count(raw, "stack")) of the crash journal were never named, and "
+                    + "llvm-symbolizer is not on PATH to name them: their frames show as addresses")
+            return
+        }
+        let fill = report.nameRawStacks(with: SourceLineResolver(symbolizer: symbolizer))
+        fill.notes.forEach { context.note("\(file.displayPath): \($0)") }
     }
 }

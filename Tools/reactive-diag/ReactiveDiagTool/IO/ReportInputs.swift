@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// ```swift
 /// let inputs = try ReportInputs.resolve(["shard-1.json", "reports/"], in: context)
-/// let report = try inputs.loadMerged(maxBytes: 1 << 30)
+/// let report = try inputs.loadMerged(maxBytes: 1 << 30, in: context)
 /// ```
 struct ReportInputs {
     /// One file to read: the path to show in messages and its URL.
@@ -65,7 +65,7 @@ struct ReportInputs {
     /// Reads every file (several at once when there are many) and returns them in order.
     ///
     /// - Throws: ``ToolError`` describing the first unusable file, in command-line order.
-    func loadAll(maxBytes: Int) throws -> [DiagnosticsReport] {
+    func loadAll(maxBytes: Int, in context: ToolContext) throws -> [DiagnosticsReport] {
         let results = Mutex([Result<DiagnosticsReport, ReportError>?](repeating: nil, count: files.count))
         let files = self.files
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -83,7 +83,7 @@ struct ReportInputs {
             }
             results.withLock { $0[index] = result }
         }
-        return try results.withLock { results in
+        var reports = try results.withLock { results in
             try results.map { result -> DiagnosticsReport in
                 switch result {
                 case .success(let report): return report
@@ -92,11 +92,15 @@ struct ReportInputs {
                 }
             }
         }
+        for index in files.indices where files[index].isJournal {
+            CrashJournals.nameRawStacks(of: &reports[index], from: files[index], in: context)
+        }
+        return reports
     }
 
     /// Reads every file and merges them (one file is returned as it is).
-    func loadMerged(maxBytes: Int) throws -> DiagnosticsReport {
-        let reports = try loadAll(maxBytes: maxBytes)
+    func loadMerged(maxBytes: Int, in context: ToolContext) throws -> DiagnosticsReport {
+        let reports = try loadAll(maxBytes: maxBytes, in: context)
         if reports.count == 1 {
             return reports[0]
         }
@@ -114,7 +118,7 @@ struct ReportInputs {
     {
         let inputs = try resolve(paths, in: context)
         CrashJournals.note(inputs.journals, in: context)
-        return (try inputs.loadMerged(maxBytes: maxBytes), inputs.displayPaths)
+        return (try inputs.loadMerged(maxBytes: maxBytes, in: context), inputs.displayPaths)
     }
 
     /// `mebibytes` MiB in bytes, saturating.
