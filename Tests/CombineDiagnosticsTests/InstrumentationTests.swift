@@ -22,10 +22,12 @@ extension CombineAdapterTests {
             }
             #expect(statistics.subscriptionsTracked == 5)
             #expect(engine.ledger.registeredCount(of: .subscription) == 5)
+            // The leaked chain is one finding, told for its downstream stage, its stages listed.
+            #expect(outcome.findings.map(\.label) == ["Filter<Map<PassthroughSubject<Int, Never>, Int>>"])
             #expect(
-                Set(outcome.findings.compactMap(\.label)) == [
-                    "Filter<Map<PassthroughSubject<Int, Never>, Int>>", "Map<PassthroughSubject<Int, Never>, Int>",
-                    "PassthroughSubject<Int, Never>",
+                outcome.findings.first?.details["stages"]?.components(separatedBy: " → ") == [
+                    "PassthroughSubject<Int, Never>", "Map<PassthroughSubject<Int, Never>, Int>",
+                    "Filter<Map<PassthroughSubject<Int, Never>, Int>>",
                 ])
             #expect(outcome.findings.allSatisfy { $0.kind == .leakedSubscription })
             for finding in outcome.findings {

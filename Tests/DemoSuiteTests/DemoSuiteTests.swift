@@ -61,6 +61,10 @@ struct DemoSuiteTests {
             "leakedResource @ NewsAppTests.BreakingNewsTests/showsTheLatestAlert()",
         ]
         #expect(found == expected, "\(output.suffix(3_000))")
+        // One bug, one finding: a leaked chain's stages are folded into its one leak.
+        #expect(
+            report.findings.count == expected.count,
+            "\(report.findings.map { "\($0.kind) \($0.label ?? "") @ \($0.test ?? "?")" })")
         #expect(report.findings.allSatisfy { $0.severity == .error && $0.policy == "fail" })
         // Each finding points into the app or the test: its allocation stack has a user frame.
         #expect(!output.contains("Expectation failed"), "the app works: only diagnostics fail the tests")

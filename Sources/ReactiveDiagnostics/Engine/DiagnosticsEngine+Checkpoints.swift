@@ -209,7 +209,8 @@ extension DiagnosticsEngine {
         _ = done.wait(timeout: .now() + .nanoseconds(nanos))
     }
 
-    /// Records one lifetime finding per (kind, label, allocation site) the test left alive.
+    /// Records one lifetime finding per bug the test left alive: per allocation site (kind,
+    /// label, stack), with the stages of one chain folded into one finding (``LeakChains``).
     private func recordLeaks(of checkpoint: TestCheckpoint) {
         var sites: [LeakSite: [ResourceToken]] = [:]
         var order: [LeakSite] = []
@@ -219,14 +220,36 @@ extension DiagnosticsEngine {
             sites[site, default: []].append(resource.token)
         }
         let relations = order.isEmpty ? [:] : leakRelations.withLock { $0 }
-        let retainPaths = explainRetention(ofSites: order.map { sites[$0] ?? [] })
-        for (site, retainPath) in zip(order, retainPaths) {
+        let explained = Dictionary(
+            zip(order, explainRetention(ofSites: order.map { sites[$0] ?? [] })),
+            uniquingKeysWith: { first, _ in first })
+        let chains =
+            order.count > 1
+            ? LeakChains.group(
+                order, kindOf: { $0.kind.leakFindingKind }, userFrames: userFrames(of:),
+                addresses: { self.stacks.addresses(of: $0) })
+            : order.map { LeakChains.Chain(sites: [$0]) }
+        for chain in chains {
+            // Told for the downstream stage; explained by the most downstream stage that has a path.
+            let site = chain.representative
+            let retainPath = chain.sites.reversed().lazy.compactMap { explained[$0] ?? nil }.first
             let tokens = sites[site] ?? []
             let count = max(tokens.count, 1)
             let label = site.label.name
             var details = ["count": "\(count)", "resourceKind": site.kind.name]
             let relation = relations[site]
             var message = Self.leakMessage(kind: site.kind, label: label, count: count)
+            if chain.sites.count > 1 {
+                let stages = chain.sites.map { $0.label.name.isEmpty ? $0.kind.name : $0.label.name }
+                details[ReportFinding.stagesKey] = stages.joined(separator: " → ")
+                details["stageCount"] = "\(stages.count)"
+                details[ReportFinding.stageFingerprintsKey] = chain.sites.map {
+                    fingerprint(
+                        kind: $0.kind.leakFindingKind, label: $0.label.name.isEmpty ? nil : $0.label.name,
+                        stack: $0.stack)
+                }.joined(separator: " ")
+                message += Self.chainSentence(stages)
+            }
             if let relation {
                 details[ReportFinding.relatedStackRoleKey] = relation.stack.isCaptured ? relation.role : nil
                 if let note = relation.note?() {
@@ -241,6 +264,24 @@ extension DiagnosticsEngine {
                     allocationStack: site.stack, capturesEventStack: false, details: details,
                     relatedStack: relation?.stack ?? .none, retainPath: retainPath))
         }
+    }
+
+    /// What a folded leak adds to its message: the chain it stands for.
+    static func chainSentence(_ stages: [String]) -> String {
+        ". One chain of \(stages.count) stages, upstream first: \(stages.joined(separator: " → ")); "
+            + "each is alive because the chain's subscriber is, so this is one leak: end or cancel that subscription"
+    }
+
+    /// A stack from its first user frame on (raw addresses), with the number of frames above
+    /// that frame; `nil` when the stack has no user frame.
+    func userFrames(of stack: StackID) -> (frames: [UInt], depth: Int)? {
+        guard stack.isCaptured else { return nil }
+        let symbolized = symbolize(stack)
+        guard let first = symbolized.frames.firstIndex(where: { $0.category == .user }) else { return nil }
+        let addresses = stacks.addresses(of: stack)
+        let start = symbolized.droppedFrames + first
+        guard start < addresses.count else { return nil }
+        return (Array(addresses[start...]), start)
     }
 
     static func leakMessage(kind: ResourceKind, label: String, count: Int) -> String {

@@ -108,9 +108,16 @@ extension DiagnosticsEngine {
     /// A stable identity for a finding: a hash of its kind, label and symbolized frames
     /// (the user's frames of the allocation stack, or of the event stack when no allocation
     /// stack was captured). Never depends on raw addresses, so it survives rebuilds and ASLR.
+    ///
+    /// A leak that stands for a whole chain (its stages folded into it, listed in
+    /// `details["stages"]`) keeps of its label only the downstream stage's own name (`Map` of
+    /// `Map<Filter<PassthroughSubject<Int, Never>>, Int>`): with the user's frames of the
+    /// subscribe call, adding an operator upstream keeps the fingerprint.
     public func fingerprint(of finding: Finding) -> String {
         let key = FingerprintKey(
-            kind: finding.kind, label: finding.label,
+            kind: finding.kind,
+            label: finding.details[ReportFinding.stagesKey] == nil
+                ? finding.label : finding.label.map(LeakChains.stableName),
             stack: finding.allocationStack.isCaptured ? finding.allocationStack : finding.eventStack)
         if let cached = fingerprints.withLock({ $0[key] }) {
             return cached
@@ -158,6 +165,10 @@ extension DiagnosticsEngine {
         var texts: [String] = []
         if let label = finding.label {
             texts.append(label)
+        }
+        // A folded chain answers to the labels of all its stages.
+        if let stages = finding.details[ReportFinding.stagesKey] {
+            texts += stages.components(separatedBy: " → ")
         }
         for stack in [finding.allocationStack, finding.eventStack] where stack.isCaptured {
             for frame in symbolize(stack).frames {

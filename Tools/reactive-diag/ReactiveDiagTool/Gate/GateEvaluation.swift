@@ -59,15 +59,17 @@ struct GateEvaluation {
                 suppressed += 1
                 continue
             }
-            seen.insert(finding.fingerprint)
-            let isNew = !accepted.contains(finding.fingerprint)
+            // A folded chain also answers to its stages' former fingerprints (older baselines).
+            let names = finding.fingerprints
+            seen.formUnion(names)
+            let isNew = !names.contains(where: accepted.contains)
             if !policy.considers(finding) {
                 if isNew { ignored.add(finding.severity) }
             } else if isNew {
                 newFindings.append(finding)
             } else {
                 matched += 1
-                matchedPrints.insert(finding.fingerprint)
+                matchedPrints.insert(names.first(where: accepted.contains) ?? finding.fingerprint)
             }
         }
         self.policy = policy
