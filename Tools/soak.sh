@@ -190,6 +190,7 @@ let package = Package(
         ]),
         .executableTarget(name: "soak-check", dependencies: [
             .product(name: "ReactiveDiagnosticsReport", package: "ReactiveDiagnostics"),
+            .product(name: "ReactiveDiagTool", package: "ReactiveDiagnostics"),
         ]),
         $rxcocoa
         .testTarget(

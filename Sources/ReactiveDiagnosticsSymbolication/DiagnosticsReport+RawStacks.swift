@@ -18,9 +18,10 @@ extension DiagnosticsReport {
     /// gives the findings left without a fingerprint theirs, by the engine's rule
     /// (``FindingFingerprint``), so that the gate matches them against a baseline like any other.
     ///
-    /// A stack named here can differ from the engine's where the compiler inlined code (the
-    /// engine names the symbol that holds an address, llvm-symbolizer the innermost inlined
-    /// function): debug builds have none.
+    /// Frames are classified as the process did: its generated test modules fold like
+    /// frameworks (``FrameClassifier/generatedTestModules(processName:)``). Modules the process
+    /// was told to fold (`REACTIVE_DIAGNOSTICS_FRAMEWORK_MODULES`) are not in the journal: pass
+    /// a `classifier` that knows them.
     ///
     /// ```swift
     /// var report = try DiagnosticsReport.loadJournal(from: journal)
@@ -30,10 +31,12 @@ extension DiagnosticsReport {
     ///
     /// - Returns: What the symbolizer resolved, and the binaries it could not use.
     package mutating func nameRawStacks(
-        with resolver: SourceLineResolver, classifier: FrameClassifier = .shared
+        with resolver: SourceLineResolver, classifier: FrameClassifier? = nil
     ) -> SourceLineFill {
         let raw = rawStackIDs
         guard !raw.isEmpty else { return SourceLineFill() }
+        // The process folded the modules SwiftPM generated for its test binary like frameworks.
+        let classifier = classifier ?? FrameClassifier.of(process: run.processName)
         let fill = fillSourceLines(with: resolver, stacks: raw, verifyBuildIDs: true, fillFunctions: true)
         let pathOfImage = Dictionary(images.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
         for index in stacks.indices where raw.contains(stacks[index].id) {

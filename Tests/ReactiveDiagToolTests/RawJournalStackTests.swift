@@ -65,6 +65,20 @@ struct RawJournalStackTests {
         }
     }
 
+    /// The process folded the modules SwiftPM generated for its test binary like frameworks
+    /// (their closure numbers change as tests are added): naming its stacks does too, or the
+    /// fingerprints would differ from the engine's.
+    @Test func framesAreClassifiedAsTheProcessClassifiedThem() {
+        let classifier = FrameClassifier.of(process: "FeedPackageTests.xctest")
+        #expect(
+            classifier.category(
+                module: "FeedPackageDiscoveredTests", symbol: "$s26FeedPackageDiscoveredTests4mainyyF", imagePath: nil)
+                == .framework)
+        #expect(classifier.category(module: "FeedPackageTests", symbol: nil, imagePath: nil) == .framework)
+        #expect(classifier.category(module: "FeedTests", symbol: nil, imagePath: nil) == .user)
+        #expect(FrameClassifier.generatedTestModules(processName: "Tool") == [])
+    }
+
     @Test func withoutASymbolizerTheToolSaysTheyStayAddresses() throws {
         try withTemporaryDirectory { directory in
             try Self.journalWithARawStack().write(to: directory.appendingPathComponent("crashed.journal.jsonl"))

@@ -54,11 +54,8 @@ extension FindingPresentation {
     }
 
     /// `Name.xctest` gives `Name` and, when it ends in `PackageTests`, the matching
-    /// `PackageDiscoveredTests` module.
+    /// `PackageDiscoveredTests` module (see ``FrameClassifier/generatedTestModules(processName:)``).
     package static func generatedTestModules(processName: String) -> [String] {
-        guard processName.hasSuffix(".xctest") else { return [] }
-        let runner = String(processName.dropLast(".xctest".count))
-        guard runner.hasSuffix("PackageTests") else { return [runner] }
-        return [runner, runner.dropLast("Tests".count) + "DiscoveredTests"]
+        FrameClassifier.generatedTestModules(processName: processName)
     }
 }

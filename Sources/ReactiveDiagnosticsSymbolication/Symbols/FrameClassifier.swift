@@ -326,4 +326,27 @@ extension FrameClassifier {
         }
         return false
     }
+
+    /// The modules SwiftPM generates for a test binary, folded like frameworks: `Name.xctest`
+    /// gives `Name` and, when it ends in `PackageTests`, the matching `PackageDiscoveredTests`
+    /// (the test list on Linux, whose closure numbers change whenever a test is added).
+    ///
+    /// ```swift
+    /// FrameClassifier.generatedTestModules(processName: "FeedPackageTests.xctest")
+    /// // ["FeedPackageTests", "FeedPackageDiscoveredTests"]
+    /// ```
+    package static func generatedTestModules(processName: String) -> [String] {
+        guard processName.hasSuffix(".xctest") else { return [] }
+        let runner = String(processName.dropLast(".xctest".count))
+        guard runner.hasSuffix("PackageTests") else { return [runner] }
+        return [runner, runner.dropLast("Tests".count) + "DiscoveredTests"]
+    }
+
+    /// A classifier as a test process of that name classifies: its generated test modules
+    /// folded like frameworks.
+    package static func of(process processName: String) -> FrameClassifier {
+        let classifier = FrameClassifier()
+        classifier.addFrameworkModules(generatedTestModules(processName: processName))
+        return classifier
+    }
 }

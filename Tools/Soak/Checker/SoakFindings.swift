@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveDiagTool
 import ReactiveDiagnosticsReport
 
 /// Every finding of the instrumented run: the reports its processes wrote, and the crash
@@ -9,6 +10,9 @@ struct SoakFindings {
         var test: String
         var kind: String
         var fingerprint: String
+        /// The fingerprints a folded chain's stages had as findings of their own (what older
+        /// triage lines name).
+        var stageFingerprints: [String] = []
         var label: String
         var severity: String
         var suppressedBy: String?
@@ -32,7 +36,7 @@ struct SoakFindings {
             } else if name.hasSuffix(".journal.jsonl"),
                 !names.contains(String(name.dropLast(".journal.jsonl".count)) + ".json")
             {
-                report = try DiagnosticsReport.loadJournal(from: url)
+                report = try Self.loadJournal(url)
                 partialProcesses += 1
             } else {
                 continue
@@ -48,11 +52,27 @@ struct SoakFindings {
             items.append(
                 Item(
                     test: finding.test.map(TestLog.testName) ?? "(no test)", kind: finding.kind,
-                    fingerprint: finding.fingerprint,
+                    fingerprint: finding.fingerprint, stageFingerprints: Array(finding.fingerprints.dropFirst()),
                     label: finding.label ?? "", severity: finding.severity.rawValue, suppressedBy: finding.suppressedBy,
                     actor: finding.eventStack.flatMap { stacks[$0] }.flatMap(Self.actor),
                     processID: report.run.processID))
         }
+    }
+
+    /// A crash journal as `reactive-diag` reads it: a child that died right after a finding
+    /// (OpenCombine's `assertCrashes`) leaves its stacks raw, which the tool names (and gives
+    /// the finding its fingerprint).
+    static func loadJournal(_ url: URL) throws -> DiagnosticsReport {
+        let named = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "soak-journal-\(getpid())-\(url.lastPathComponent).json")
+        defer { try? FileManager.default.removeItem(at: named) }
+        let errors = StringSink()
+        let status = ReactiveDiag.run(
+            arguments: ["merge", url.path, "-o", named.path], stdout: StringSink(), stderr: errors)
+        guard status == 0 else {
+            throw SoakError("reactive-diag merge \(url.path) failed (\(status)): \(errors.text)")
+        }
+        return try DiagnosticsReport.load(from: named)
     }
 
     var unsuppressed: [Item] {

@@ -75,7 +75,10 @@ func check() throws -> Bool {
     var byKind: [String: Int] = [:]
     for item in findings.unsuppressed {
         byKind[item.kind, default: 0] += 1
-        if let entry = triage.entry(suite: suite, fingerprint: item.fingerprint) {
+        // A folded chain answers to its own fingerprint, then to those its stages had.
+        if let entry = ([item.fingerprint] + item.stageFingerprints).lazy.compactMap({
+            triage.entry(suite: suite, fingerprint: $0)
+        }).first {
             verdicts[entry.verdict, default: 0] += 1
         } else if untriaged[item.fingerprint] == nil {
             let evidence = ["label '\(item.label)'", item.actor.map { "by \($0)" }].compactMap { $0 }.joined(
@@ -86,6 +89,8 @@ func check() throws -> Bool {
         }
     }
     let seen = Set(findings.unsuppressed.map(\.fingerprint))
+    // Triage lines of stages now folded into their chain's finding are seen through it.
+    let answered = seen.union(findings.unsuppressed.flatMap(\.stageFingerprints))
     let lifetimeKinds: Set<String> = [
         "leakedSubscription", "leakedResource", "pendingAction", "uncancelledTimer", "callbackNeverCalled",
         "observerNotRemoved",
@@ -99,7 +104,7 @@ func check() throws -> Bool {
             return sum + (on - control)
         }
     }
-    let triagedNotSeen = triage.entries.values.filter { $0.suite == suite && !seen.contains($0.fingerprint) }.count
+    let triagedNotSeen = triage.entries.values.filter { $0.suite == suite && !answered.contains($0.fingerprint) }.count
 
     func run(_ log: TestLog, _ mode: String) -> SoakResults.Run {
         SoakResults.Run(
