@@ -1,6 +1,7 @@
 import Foundation
 
-/// Statistics of one diagnostic scheduler.
+/// Statistics of the diagnostic schedulers of one label: one row however many schedulers an
+/// engine made with it (a view model per test, each with `queue.diagnosed("ui")`, is one row).
 ///
 /// ```swift
 /// for scheduler in report.schedulers where scheduler.pending > 0 || scheduler.threadViolations > 0 {
@@ -34,13 +35,16 @@ public struct SchedulerSummary: Codable, Sendable, Equatable {
     public var duration: LatencySummary
     /// Where actions ran.
     public var threads: [ThreadCount]
+    /// How many schedulers of this label were made (absent in reports written before rows were
+    /// per label: one).
+    public var instances: Int?
 
     /// Creates a scheduler summary.
     public init(
         label: String, scheduled: Int = 0, executed: Int = 0, cancelled: Int = 0, pending: Int = 0,
         activeRepeating: Int = 0, longActions: Int = 0, threadViolations: Int = 0,
         expectation: String? = nil, latency: LatencySummary = LatencySummary(),
-        duration: LatencySummary = LatencySummary(), threads: [ThreadCount] = []
+        duration: LatencySummary = LatencySummary(), threads: [ThreadCount] = [], instances: Int? = nil
     ) {
         self.label = label
         self.scheduled = scheduled
@@ -54,6 +58,7 @@ public struct SchedulerSummary: Codable, Sendable, Equatable {
         self.latency = latency
         self.duration = duration
         self.threads = threads
+        self.instances = instances
     }
 }
 

@@ -20,6 +20,7 @@ struct ReportSchemaAgreementTests {
         report.findings = [report.findings[0]]
         report.run.arguments = ["--parallel"]
         report.schedulers[0].duration = report.schedulers[0].latency
+        report.schedulers[0].instances = 3
         report.findings[0].resourceKind = "subscription"
         report.findings[0].test = "T.test()"
         report.findings[0].suppressedBy = "leakedSubscription:*"

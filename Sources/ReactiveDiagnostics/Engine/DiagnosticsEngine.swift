@@ -58,7 +58,8 @@ public final class DiagnosticsEngine: Sendable {
     let hotRetainPaths: Atomic<Bool>
     /// Thread-hop probe settings and what is left of their budget.
     let hopProbes: HopProbeBudget
-    let probes = LockedValue([SchedulerProbe]())
+    /// The statistics of each scheduler label, in the order the labels were first used.
+    let schedulers = LockedValue(SchedulerLabels())
     let premature = PrematureCancelLedger()
     let tests = LockedValue(TestLog())
     let fingerprints = LockedValue([FingerprintKey: String]())
@@ -262,11 +263,27 @@ public final class DiagnosticsEngine: Sendable {
         label: String, expectation: ThreadExpectation? = nil, longActionThreshold: Duration? = nil,
         fixedQueue: Bool = false
     ) -> SchedulerProbe {
-        let probe = SchedulerProbe(
+        SchedulerProbe(
             recorder: self, label: DiagnosticLabel(label), expectation: expectation,
             longActionThreshold: longActionThreshold ?? configuration.longActionThreshold, fixedQueue: fixedQueue)
-        probes.withLock { $0.append(probe) }
-        return probe
+    }
+
+    /// The statistics the schedulers of `label` share (made, and counted by the ledger, with
+    /// the first of them).
+    func schedulerStatistics(label: String, expectation: String?) -> SchedulerStatistics {
+        let (statistics, made) = schedulers.withLock { state -> (SchedulerStatistics, Bool) in
+            if let known = state.byLabel[label] {
+                return (known, false)
+            }
+            let made = SchedulerStatistics(label: label, expectation: expectation)
+            state.byLabel[label] = made
+            state.order.append(made)
+            return (made, true)
+        }
+        if made {
+            ledger.countLanes(of: statistics.counts)
+        }
+        return statistics
     }
 
     /// Registers a live resource of any kind (for adapters without a stream or scheduler).
@@ -298,7 +315,7 @@ public final class DiagnosticsEngine: Sendable {
 
     /// Statistics of every scheduler probe.
     public func schedulerSummaries() -> [SchedulerSummary] {
-        probes.withLock { $0 }.map { $0.summary() }
+        schedulers.withLock { $0.order }.map { $0.summary() }
     }
 }
 

@@ -27,8 +27,9 @@ import _ReactiveDiagnosticsSupport
 ///
 /// The thread that schedules and the one that runs write different cache lines: what is
 /// counted when scheduling and when running are kept apart, and actions refer to their probe
-/// without reference counting, so a probe lives as long as the process (its engine lists it in
-/// the report anyway).
+/// without reference counting, so a probe lives as long as the process. What it counts is its
+/// label's: an engine's probes of one label share their statistics and are one row of the
+/// report.
 public final class SchedulerProbe: Sendable {
     /// Where actions are registered and findings go (the engine, unless a test gave its own).
     public let recorder: any DiagnosticsRecorder
@@ -44,22 +45,20 @@ public final class SchedulerProbe: Sendable {
     /// (0 not known yet, 1 on it, 2 off it).
     private let fixedQueueIsMain = Atomic<UInt8>(0)
 
+    /// What the schedulers of this probe's label counted, together (an engine's probes of one
+    /// label share it: see `SchedulerStatistics`).
+    let statistics: SchedulerStatistics
     /// Scheduled, run, cancelled…: what the scheduling threads write and what the running
-    /// threads write on separate cache lines.
-    let counts = SchedulerCounts()
-    private let latency = LatencyHistogram()
-    private let duration = LatencyHistogram()
-    /// Runs per thread: one counter per thread number (see `rdiag_thread_shard`), so counting a
-    /// run is one relaxed atomic add; a thread's name is read once, when it is first seen. Their
-    /// sum is the probe's runs (``SchedulerSummary/executed``).
-    private let threadRuns = AtomicCounters(
-        count: SchedulerProbe.threadSlots * SchedulerProbe.threadSlotStride, isolated: true)
-    private let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
+    /// threads write on separate cache lines (the label's, kept here for the hot path).
+    let counts: SchedulerCounts
+    private let latency: LatencyHistogram
+    private let duration: LatencyHistogram
+    /// Runs per thread of the label (see `SchedulerStatistics`).
+    private let threadRuns: AtomicCounters
     /// Thread slots (a power of two): threads beyond share them.
-    static let threadSlots = 64
-    /// Counters between two threads' slots: a cache line each, so that threads running a
-    /// concurrent queue's actions at once do not write the same line.
-    static let threadSlotStride = 8
+    static let threadSlots = SchedulerStatistics.threadSlots
+    /// Counters between two threads' slots.
+    static let threadSlotStride = SchedulerStatistics.threadSlotStride
     private let longThresholdNanos: UInt64
     /// The same in ticks of `rdiag_ticks`, what runs are timed in.
     private let longThresholdTicks: UInt64
@@ -106,12 +105,21 @@ public final class SchedulerProbe: Sendable {
         let engine = recorder as? DiagnosticsEngine
         self.engine = engine.map(Unmanaged.passUnretained)
         ledgerID = engine?.ledger.id ?? 0
+        let statistics =
+            engine?.schedulerStatistics(label: label.name, expectation: expectation?.description)
+            ?? SchedulerStatistics(label: label.name, expectation: expectation?.description)
+        statistics.noteInstance()
+        self.statistics = statistics
+        counts = statistics.counts
+        latency = statistics.latency
+        duration = statistics.duration
+        threadRuns = statistics.threadRuns
         Self.everyProbe.withLock { $0.append(self) }
-        engine?.ledger.countLanes(of: counts)
     }
 
     /// Every probe made: actions refer to their probe without counting references, so none is
-    /// ever released.
+    /// ever released. A probe is small (its statistics are its label's, see `SchedulerStatistics`):
+    /// about 200 bytes a scheduler.
     private static let everyProbe = LockedValue([SchedulerProbe]())
 
     /// An action is being scheduled. Registers it as live (``ResourceKind/timer`` when
@@ -335,7 +343,7 @@ public final class SchedulerProbe: Sendable {
         let info = ThreadInfo.current
         let named = info.name ?? info.queue.map { "queue \($0)" }
         let name = isMain ? "main queue" : named.map { "\($0) (\(info.id))" } ?? "thread \(info.id)"
-        threadNames.withLock { $0[slot] = (name, isMain) }
+        statistics.threadNames.withLock { $0[slot] = $0[slot] ?? (name, isMain) }
     }
 
     static func milliseconds(_ nanos: UInt64) -> String {
@@ -343,25 +351,9 @@ public final class SchedulerProbe: Sendable {
         return value >= 10 ? String(Int(value.rounded())) : String(Double(Int(value * 10)) / 10)
     }
 
-    /// The probe's statistics.
+    /// The statistics of this probe's label: with an engine, of every scheduler made with the
+    /// same label (see ``SchedulerSummary/instances``); with another recorder, of this probe.
     public func summary() -> SchedulerSummary {
-        let names = threadNames.withLock { $0 }
-        var merged: [String: ThreadCount] = [:]
-        var executed = 0
-        for slot in 0..<Self.threadSlots {
-            let runs = threadRuns.load(slot * Self.threadSlotStride)
-            executed += runs
-            guard runs > 0 else { continue }
-            // More threads than slots share a slot: its runs go to the first thread seen there.
-            let (name, isMainQueue) = names[slot] ?? ("thread slot \(slot)", false)
-            merged[name, default: ThreadCount(thread: name, isMainQueue: isMainQueue, count: 0)].count += runs
-        }
-        return SchedulerSummary(
-            label: label.name, scheduled: counts.scheduled, executed: executed, cancelled: counts.cancelled,
-            pending: counts.pending, activeRepeating: counts.activeRepeating,
-            longActions: counts.longActions, threadViolations: counts.threadViolations,
-            expectation: expectation?.description,
-            latency: latency.summary(), duration: duration.summary(),
-            threads: merged.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.thread < $1.thread })
+        statistics.summary()
     }
 }

@@ -177,6 +177,7 @@ extension SchedulerSummary: ReportObject {
         .required("latency", .object(LatencySummary.self)),
         .required("duration", .object(LatencySummary.self)),
         .required("threads", .array(ThreadCount.self)),
+        .optional("instances", .int),
     ]
 }
 

@@ -93,6 +93,7 @@ extension SchedulerSummary {
         var latency: LatencySummary?
         var duration: LatencySummary?
         var threads: [ThreadCount]?
+        var instances: Int?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -109,6 +110,7 @@ extension SchedulerSummary {
             case "latency": latency = try LatencySummary.read(&r)
             case "duration": duration = try LatencySummary.read(&r)
             case "threads": threads = try r.readArray(ThreadCount.read)
+            case "instances": instances = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
             default: try r.skipValue()
             }
             r.path.removeLast()
@@ -125,7 +127,8 @@ extension SchedulerSummary {
             expectation: expectation,
             latency: try r.required(latency, "latency"),
             duration: try r.required(duration, "duration"),
-            threads: try r.required(threads, "threads"))
+            threads: try r.required(threads, "threads"),
+            instances: instances)
     }
 }
 

@@ -59,6 +59,9 @@ extension SchedulerSummary {
         if let expectation {
             w.field("expectation", expectation)
         }
+        if let instances {
+            w.field("instances", instances)
+        }
         w.field("label", label)
         w.key("latency")
         latency.write(to: &w)

@@ -1,3 +1,4 @@
+import CCapture
 import Foundation
 @_spi(Integration) import ReactiveDiagnostics
 import _ReactiveDiagnosticsBenchmarkHarness
@@ -44,6 +45,61 @@ enum MemoryBenchmark {
             BenchmarkResult(
                 name: "memory.perLiveResource", unit: "bytes/resource", statistics: Statistics(samples),
                 target: .atMost(128), notes: ["alive": "\(count)", "sites": "1000"])
+        ] + shortLivedSchedulers(context)
+    }
+
+    /// Bytes in use on the heap (glibc's `mallinfo2`): unlike the resident size, not hidden
+    /// by memory an earlier case freed and the allocator reuses.
+    static func heapBytesInUse() -> Int {
+        let inUse = Int(rd_benchmark_heap_in_use())
+        return inUse > 0 ? inUse : residentBytes()
+    }
+
+    /// Heap added by 20,000 short-lived diagnosed schedulers of 10 labels (a view model per test,
+    /// each with its scheduler, used once and dropped): what a long suite pays. Each run uses a
+    /// fresh engine, so the figure includes the labels' statistics (10 sets). For comparison,
+    /// the same number of schedulers each with a label of its own: what every scheduler cost
+    /// when each kept statistics of its own.
+    static func shortLivedSchedulers(_ context: BenchmarkContext) -> [BenchmarkResult] {
+        let count = context.quick ? 5_000 : 20_000
+        var added: [Double] = []
+        var perScheduler: [Double] = []
+        var perLabel: [Double] = []
+        for _ in 0..<max(1, context.repetitions / 3) {
+            let shared = heap(ofSchedulers: count, labels: 10)
+            added.append(shared / 1_048_576)
+            perScheduler.append(shared / Double(count))
+            let distinctCount = context.quick ? 500 : 2_000
+            perLabel.append(heap(ofSchedulers: distinctCount, labels: distinctCount) / Double(distinctCount))
+        }
+        return [
+            BenchmarkResult(
+                name: "memory.shortLivedSchedulers", unit: "MiB", statistics: Statistics(added), target: .atMost(10),
+                notes: ["schedulers": "\(count)", "labels": "10", "what": "heap in use after, against before"]),
+            BenchmarkResult(
+                name: "memory.perShortLivedScheduler", unit: "bytes/scheduler", statistics: Statistics(perScheduler),
+                notes: ["what": "the same per scheduler: its probe (kept: actions refer to it uncounted)"]),
+            BenchmarkResult(
+                name: "memory.perSchedulerLabel", unit: "bytes/label", statistics: Statistics(perLabel),
+                notes: ["what": "schedulers of a label each: the statistics of a label (histograms, counters)"]),
         ]
+    }
+
+    /// Heap bytes added by `count` schedulers (of `labels` labels), each used once.
+    private static func heap(ofSchedulers count: Int, labels: Int) -> Double {
+        var configuration = Configuration()
+        configuration.writesReport = false
+        configuration.printsSummary = false
+        let engine = DiagnosticsEngine(configuration: configuration)
+        let names = (0..<labels).map { "screen-\($0)" }
+        let before = heapBytesInUse()
+        for index in 0..<count {
+            let probe = engine.makeSchedulerProbe(label: names[index % labels])
+            let action = probe.willSchedule()
+            probe.didRun(action, probe.willRun(action))
+        }
+        let after = heapBytesInUse()
+        blackHole(engine.schedulerSummaries().count)
+        return Double(after - before)
     }
 }

@@ -13,4 +13,8 @@ int rdiag_frame_pointer_walk(void *_Nonnull *_Nonnull buffer, int depth);
 /// Adds `delta` to the stream hook's count of open tests (it looks at calls only above 0).
 void rdiag_stream_hook_tests(int delta);
 
+/// Bytes in use on the heap (glibc's `mallinfo2().uordblks`; 0 elsewhere): defined in
+/// CCapture.c, the benchmark's own.
+unsigned long rd_benchmark_heap_in_use(void);
+
 #endif
