@@ -40,6 +40,9 @@ public struct Configuration: Sendable {
     public var printsSummary = true
     /// Known findings to suppress.
     public var suppressions = Suppressions()
+    /// Findings a baseline accepts: they neither fail their test nor are explained again (see
+    /// ``AcceptedFindings``).
+    public var acceptedFindings = AcceptedFindings()
     /// Extra modules to fold like frameworks in stacks.
     public var frameworkModules: [String] = []
     /// Default threshold above which a scheduled action is a ``FindingKind/longAction``.
@@ -97,6 +100,7 @@ public struct Configuration: Sendable {
     /// | `REACTIVE_DIAGNOSTICS_WRITE_REPORT` | write a report | `0` |
     /// | `REACTIVE_DIAGNOSTICS_SUMMARY` | print the summary on standard error | `0` |
     /// | `REACTIVE_DIAGNOSTICS_SUPPRESSIONS` | suppressions file | `.reactive-diagnostics-suppressions` |
+    /// | `REACTIVE_DIAGNOSTICS_BASELINE` | baseline whose findings are accepted | `reactive-diagnostics-baseline.json` |
     /// | `REACTIVE_DIAGNOSTICS_FRAMEWORK_MODULES` | modules folded like frameworks | `MyKit,Vendor` |
     /// | `REACTIVE_DIAGNOSTICS_LONG_ACTION_MS` | long-action threshold | `100` |
     /// | `REACTIVE_DIAGNOSTICS_MAX_FINDINGS` | findings kept in memory | `100000` |
@@ -150,6 +154,9 @@ public struct Configuration: Sendable {
         if let summary = try flag("SUMMARY") { printsSummary = summary }
         if let path = value("SUPPRESSIONS") {
             suppressions = try Suppressions(contentsOf: URL(fileURLWithPath: path))
+        }
+        if let path = value("BASELINE") {
+            acceptedFindings = try AcceptedFindings(contentsOf: URL(fileURLWithPath: path))
         }
         if let modules = value("FRAMEWORK_MODULES") {
             frameworkModules = modules.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

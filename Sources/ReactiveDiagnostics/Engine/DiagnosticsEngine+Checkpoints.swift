@@ -102,8 +102,8 @@ extension DiagnosticsEngine {
         for finding in findingStore.after(index) where finding.test == checkpoint.test {
             if options.allowedKinds.contains(finding.kind) {
                 suppress(finding, reason: "test allows \(finding.kind)")
-            } else {
-                applySuppressions(to: finding)
+            } else if applySuppressions(to: finding) == nil, isAccepted(finding) {
+                suppress(finding, reason: AcceptedFindings.suppressionReason)
             }
             findings.append(latest(finding))
         }
@@ -179,7 +179,9 @@ extension DiagnosticsEngine {
             drainMainQueue(timeout: poll)
             ledger.sweep()
             sweepCompletedTasks()
-            if liveResources(of: checkpoint).isEmpty && !hasUnstructuredTasks(checkpoint) || clock.now >= deadline {
+            let live = liveResources(of: checkpoint)
+            // Accepted leaks (a baseline's) are not waited for: their outcome is decided.
+            if (live.isEmpty || onlyAcceptedLeaks(live)) && !hasUnstructuredTasks(checkpoint) || clock.now >= deadline {
                 return clock.now - start
             }
             wait(poll)
@@ -211,30 +213,22 @@ extension DiagnosticsEngine {
 
     /// Records one lifetime finding per bug the test left alive: per allocation site (kind,
     /// label, stack), with the stages of one chain folded into one finding (``LeakChains``).
+    /// A leak the baseline accepts is recorded suppressed, and not explained.
     private func recordLeaks(of checkpoint: TestCheckpoint) {
-        var sites: [LeakSite: [ResourceToken]] = [:]
-        var order: [LeakSite] = []
-        for resource in liveResources(of: checkpoint) {
-            let site = LeakSite(kind: resource.kind, label: resource.label, stack: resource.stack)
-            if sites[site] == nil { order.append(site) }
-            sites[site, default: []].append(resource.token)
-        }
-        let relations = order.isEmpty ? [:] : leakRelations.withLock { $0 }
+        let leaks = LeakSites(liveResources(of: checkpoint))
+        let relations = leaks.order.isEmpty ? [:] : leakRelations.withLock { $0 }
+        let chains = leakChains(of: leaks.order)
+        let accepted = configuration.acceptedFindings
+        let decided = chains.map { chain in (chain, accepted.accepts(chainFingerprints(chain))) }
+        let explaining = decided.filter { !$0.1 }.flatMap(\.0.sites)
         let explained = Dictionary(
-            zip(order, explainRetention(ofSites: order.map { sites[$0] ?? [] })),
+            zip(explaining, explainRetention(ofSites: explaining.map { leaks.tokens[$0] ?? [] })),
             uniquingKeysWith: { first, _ in first })
-        let chains =
-            order.count > 1
-            ? LeakChains.group(
-                order, kindOf: { $0.kind.leakFindingKind }, userFrames: userFrames(of:),
-                addresses: { self.stacks.addresses(of: $0) })
-            : order.map { LeakChains.Chain(sites: [$0]) }
-        for chain in chains {
+        for (chain, isAccepted) in decided {
             // Told for the downstream stage; explained by the most downstream stage that has a path.
             let site = chain.representative
             let retainPath = chain.sites.reversed().lazy.compactMap { explained[$0] ?? nil }.first
-            let tokens = sites[site] ?? []
-            let count = max(tokens.count, 1)
+            let count = max(leaks.tokens[site]?.count ?? 0, 1)
             let label = site.label.name
             var details = ["count": "\(count)", "resourceKind": site.kind.name]
             let relation = relations[site]
@@ -243,11 +237,7 @@ extension DiagnosticsEngine {
                 let stages = chain.sites.map { $0.label.name.isEmpty ? $0.kind.name : $0.label.name }
                 details[ReportFinding.stagesKey] = stages.joined(separator: " → ")
                 details["stageCount"] = "\(stages.count)"
-                details[ReportFinding.stageFingerprintsKey] = chain.sites.map {
-                    fingerprint(
-                        kind: $0.kind.leakFindingKind, label: $0.label.name.isEmpty ? nil : $0.label.name,
-                        stack: $0.stack)
-                }.joined(separator: " ")
+                details[ReportFinding.stageFingerprintsKey] = stageFingerprints(chain).joined(separator: " ")
                 message += Self.chainSentence(stages)
             }
             if let relation {
@@ -256,14 +246,73 @@ extension DiagnosticsEngine {
                     message += ". " + note
                 }
             }
-            record(
+            let finding = record(
                 FindingDraft(
                     kind: site.kind.leakFindingKind,
                     message: message,
                     label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
                     allocationStack: site.stack, capturesEventStack: false, details: details,
                     relatedStack: relation?.stack ?? .none, retainPath: retainPath))
+            if isAccepted, let finding {
+                suppress(finding, reason: AcceptedFindings.suppressionReason)
+            }
         }
+    }
+
+    /// The leak sites of some live resources, in the order first seen, with their resources.
+    struct LeakSites {
+        var order: [LeakSite] = []
+        var tokens: [LeakSite: [ResourceToken]] = [:]
+
+        init(_ resources: [LiveResource]) {
+            for resource in resources {
+                let site = LeakSite(kind: resource.kind, label: resource.label, stack: resource.stack)
+                if tokens[site] == nil { order.append(site) }
+                tokens[site, default: []].append(resource.token)
+            }
+        }
+    }
+
+    /// The sites grouped into bugs (``LeakChains``).
+    func leakChains(of order: [LeakSite]) -> [LeakChains.Chain] {
+        order.count > 1
+            ? LeakChains.group(
+                order, kindOf: { $0.kind.leakFindingKind }, userFrames: userFrames(of:),
+                addresses: { self.stacks.addresses(of: $0) })
+            : order.map { LeakChains.Chain(sites: [$0]) }
+    }
+
+    /// Every fingerprint a chain's finding answers to: its own, then its stages'.
+    func chainFingerprints(_ chain: LeakChains.Chain) -> [String] {
+        let site = chain.representative
+        let name = site.label.name.isEmpty ? nil : site.label.name
+        let own = fingerprint(
+            kind: site.kind.leakFindingKind, label: chain.sites.count > 1 ? name.map(LeakChains.stableName) : name,
+            stack: site.stack)
+        return chain.sites.count > 1 ? [own] + stageFingerprints(chain) : [own]
+    }
+
+    /// The fingerprints a chain's stages would have as findings of their own.
+    func stageFingerprints(_ chain: LeakChains.Chain) -> [String] {
+        chain.sites.map {
+            fingerprint(
+                kind: $0.kind.leakFindingKind, label: $0.label.name.isEmpty ? nil : $0.label.name, stack: $0.stack)
+        }
+    }
+
+    /// Whether every resource of `live` belongs to a leak the baseline accepts.
+    func onlyAcceptedLeaks(_ live: [LiveResource]) -> Bool {
+        let accepted = configuration.acceptedFindings
+        guard !accepted.isEmpty else { return false }
+        return leakChains(of: LeakSites(live).order).allSatisfy { accepted.accepts(chainFingerprints($0)) }
+    }
+
+    /// Whether the baseline accepts a finding (by its fingerprint, or one of its folded stages').
+    func isAccepted(_ finding: Finding) -> Bool {
+        let accepted = configuration.acceptedFindings
+        guard !accepted.isEmpty else { return false }
+        let stages = finding.details[ReportFinding.stageFingerprintsKey]?.split(separator: " ").map(String.init) ?? []
+        return accepted.accepts([fingerprint(of: finding)] + stages)
     }
 
     /// What a folded leak adds to its message: the chain it stands for.
