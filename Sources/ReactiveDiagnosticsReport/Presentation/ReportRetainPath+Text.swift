@@ -15,7 +15,7 @@ extension ReportRetainPath {
     public func textLines() -> [String] {
         switch verdict {
         case .cycle where !cycle.isEmpty:
-            return cycleLines() + [fixLine()]
+            return cycleLines() + ["fix: " + cycleFix()]
         case .cycle, .notACycle:
             var lines: [String]
             if let holder {
@@ -29,9 +29,8 @@ extension ReportRetainPath {
             }
             lines += holdLines()
             lines += noteLines()
-            if let holder {
-                let name = holder.split(separator: ".").last.map(String.init) ?? holder
-                lines.append("fix: cancel it, or remove it from \(name), when its work is done")
+            if let fix {
+                lines.append("fix: " + fix)
             }
             return lines
         case .unknown:
@@ -49,7 +48,12 @@ extension ReportRetainPath {
     /// ```
     public var summary: String {
         guard verdict == .cycle, let owner = cycle.first else {
-            return verdict == .notACycle ? "not a retain cycle" : "retain path unknown"
+            if verdict != .unknown, let holder {
+                let chain = heldBy.map { Self.displayType($0.type) }.joined(separator: " → ")
+                return "not a retain cycle: the global variable `\(holder)` holds it"
+                    + (chain.isEmpty ? "" : " (\(chain))")
+            }
+            return verdict == .notACycle ? "not a retain cycle: something outside holds it" : "retain path unknown"
         }
         var parts = [Self.displayType(owner.type) + Self.fieldPath(owner.links)]
         for step in cycle.dropFirst() where step.isSubscription || step.category == .user {
@@ -101,12 +105,39 @@ extension ReportRetainPath {
         return nil
     }
 
-    private func fixLine() -> String {
+    /// What to change, as one sentence (the text after `fix:` in ``textLines()``); `nil` when
+    /// the path says nothing to change (nothing outside was found holding it).
+    ///
+    /// ```swift
+    /// if let fix = finding.retainPath?.fix { print("fix:", fix) }
+    /// // fix: capture [weak self] in the closure at FeedViewModel.swift:32 (cancelling in deinit is not enough: …)
+    /// ```
+    public var fix: String? {
+        switch verdict {
+        case .cycle where !cycle.isEmpty:
+            return cycleFix()
+        case .cycle, .notACycle:
+            guard let holder else { return nil }
+            let name = holder.split(separator: ".").last.map(String.init) ?? holder
+            return "cancel it, or remove it from \(name), when its work is done"
+        case .unknown:
+            return nil
+        }
+    }
+
+    /// The user's closure to change (the one that closes the cycle by a strong capture): where
+    /// a fix goes, rather than where the subscription was made.
+    public var closureToChange: ReportClosure? {
+        guard verdict == .cycle else { return nil }
+        return capturingClosure?.closure
+    }
+
+    private func cycleFix() -> String {
         let owner = Self.displayType(cycle[0].type)
         let release = "(cancelling in deinit is not enough: nothing releases \(owner))"
         if let capture = capturingClosure {
             let name = capture.name.map { $0 == "self" ? "self" : $0 } ?? "it"
-            return "fix: capture [weak \(name)] in the \(Self.closureText(capture.closure)) \(release)"
+            return "capture [weak \(name)] in the \(Self.closureText(capture.closure)) \(release)"
         }
         for (index, step) in cycle.enumerated() where step.category != .user {
             let next = cycle[(index + 1) % cycle.count]
@@ -115,13 +146,13 @@ extension ReportRetainPath {
             }
             if step.type.hasPrefix("Assign<") {
                 return
-                    "fix: assign(to:on:) holds \(Self.displayType(next.type)) strongly (\(Self.displayType(step.type)).\(field)):"
+                    "assign(to:on:) holds \(Self.displayType(next.type)) strongly (\(Self.displayType(step.type)).\(field)):"
                     + " use sink with [weak self], or assign(to: &$property) \(release)"
             }
-            return "fix: \(Self.displayType(step.type)).\(field) holds \(Self.displayType(next.type)) strongly:"
+            return "\(Self.displayType(step.type)).\(field) holds \(Self.displayType(next.type)) strongly:"
                 + " hold it weakly, or end the subscription when \(owner) is done \(release)"
         }
-        return "fix: hold one of these references weakly, or end the subscription when \(owner) is done \(release)"
+        return "hold one of these references weakly, or end the subscription when \(owner) is done \(release)"
     }
 
     // MARK: Holds and notes

@@ -1,7 +1,9 @@
 import ReactiveDiagnosticsReport
 
 /// Writes the gate's new findings as GitHub Actions workflow commands
-/// (`::error file=…,line=…,title=…::message`), one per new fingerprint, escaped as the
+/// (`::error file=…,line=…,title=…::message`), one per new fingerprint, with why the resource
+/// is alive and the fix (placed at the line to change when the fix names a closure, the
+/// subscribe site then said in the message), escaped as the
 /// runner expects: in the message `%`, CR and LF as `%25`, `%0D`, `%0A`; in properties
 /// also `:` and `,` as `%3A` and `%2C`.
 ///
@@ -43,7 +45,14 @@ package enum GitHubAnnotations {
         case .info: command = "notice"
         }
         var properties: [String] = []
-        if let frame = facts.sourceFrame(of: finding), let file = frame.file {
+        let explanation = GateExplanation(finding)
+        let subscribed = facts.sourceFrame(of: finding)
+        if let change = explanation?.change, let file = change.file, let line = change.line {
+            // At the line to change: the closure that closes the cycle.
+            properties.append("file=" + escapeProperty(facts.paths.display(file)))
+            properties.append("line=\(line)")
+            if let column = change.column, column > 0 { properties.append("col=\(column)") }
+        } else if let frame = subscribed, let file = frame.file {
             properties.append("file=" + escapeProperty(facts.paths.display(file)))
             if let line = frame.line, line > 0 {
                 properties.append("line=\(line)")
@@ -53,6 +62,12 @@ package enum GitHubAnnotations {
         properties.append(
             "title=" + escapeProperty(GateFacts.title(kind: group.kind, label: finding.label) + " (×\(group.count))"))
         var message: [String] = [finding.message]
+        if let explanation {
+            message += explanation.lines()
+            if explanation.change != nil, let frame = subscribed, let file = frame.file, let line = frame.line {
+                message.append("subscribed at: \(facts.paths.display(file)):\(line)")
+            }
+        }
         if !group.tests.isEmpty { message.append("tests: " + Formatting.list(group.tests, limit: 5)) }
         message.append("fingerprint: \(group.fingerprint)")
         if let primary = facts.stacks(of: finding).first {

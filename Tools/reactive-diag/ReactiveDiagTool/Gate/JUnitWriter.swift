@@ -51,6 +51,12 @@ enum JUnitWriter {
         if let frame = place {
             header.append("where: " + frame.oneLine)
         }
+        if let explanation = GateExplanation(finding) {
+            header += explanation.lines()
+            if let change = explanation.changeLocation(paths: facts.paths) {
+                header.append("change: " + change)
+            }
+        }
         var source: (file: String, line: Int)?
         if let frame = place, let file = frame.file, let line = frame.line, line > 0 {
             source = (facts.paths.display(file), line)

@@ -43,6 +43,20 @@ enum JobSummary {
                     "| \(group.severity.rawValue) | \(group.kind) | \(finding.label.map(code) ?? "") | \(place) | "
                         + "\(cell(Formatting.list(group.tests, limit: 3))) | \(group.count) |")
             }
+            let explained = gate.newGroups.prefix(rowLimit).compactMap { group in
+                GateExplanation(group.representative).map { (group, $0) }
+            }
+            if !explained.isEmpty {
+                lines.append("")
+                lines.append("**Why they are alive, and the fix:**")
+                lines.append("")
+                for (group, explanation) in explained {
+                    let place = explanation.changeLocation(paths: facts.paths).map { " at " + code($0) } ?? ""
+                    lines.append(
+                        "- \(group.kind) \(group.representative.label.map(code) ?? "")\(place): "
+                            + cell(explanation.why) + (explanation.fix.map { " — **fix:** " + cell($0) } ?? ""))
+                }
+            }
             if gate.newGroups.count > rowLimit {
                 lines.append("")
                 lines.append(

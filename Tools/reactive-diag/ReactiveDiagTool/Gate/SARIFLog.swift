@@ -65,8 +65,23 @@ struct SARIFLog: Codable, Equatable {
         var relatedLocations: [Location]?
         var partialFingerprints: [String: String]
         var stacks: [Stack]
+        /// Why the resource is alive: its retain path, step by step, the closures at their lines.
+        var codeFlows: [CodeFlow]?
         var baselineState: String
         var properties: ResultProperties
+    }
+
+    struct CodeFlow: Codable, Equatable {
+        var message: Message?
+        var threadFlows: [ThreadFlow]
+    }
+
+    struct ThreadFlow: Codable, Equatable {
+        var locations: [ThreadFlowLocation]
+    }
+
+    struct ThreadFlowLocation: Codable, Equatable {
+        var location: Location
     }
 
     struct ResultProperties: Codable, Equatable {

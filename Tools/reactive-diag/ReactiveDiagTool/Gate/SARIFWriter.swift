@@ -6,7 +6,10 @@ import ReactiveDiagnosticsReport
 /// result per new fingerprint with `partialFingerprints["reactiveDiagnostics/v1"]`, its
 /// `physicalLocation` at the culprit user frame (a repository-relative `uri` with `uriBaseId`
 /// and the line and column; without a line, the binary and the offset in it), the other user
-/// frames with a line as `relatedLocations`, and every frame of its stacks as `stacks`.
+/// frames with a line as `relatedLocations`, and every frame of its stacks as `stacks`. A leak
+/// with a retain path carries why it is alive and the fix in its message, its cycle as a
+/// `codeFlow`, and sits at the line to change (the closure that closes the cycle), the
+/// subscribe site then related.
 ///
 /// ```swift
 /// var facts = GateFacts(evaluation: evaluation, stacks: stacks, paths: SourcePaths(root: "/repo"), liveSites: [])
@@ -109,10 +112,24 @@ enum SARIFWriter {
             message +=
                 " (×\(group.count)" + (group.tests.isEmpty ? "" : " in " + Formatting.list(group.tests, limit: 5)) + ")"
         }
+        let explanation = GateExplanation(finding)
+        if let explanation {
+            message += "\n" + explanation.lines().joined(separator: "\n")
+        }
         let place = facts.place(of: finding)
-        let locations = place.map { [location(of: $0.frame, paths: facts.paths, inBinary: true)] } ?? []
+        var locations = place.map { [location(of: $0.frame, paths: facts.paths, inBinary: true)] } ?? []
         var related: [SARIFLog.Location] = []
         var seen: Set<String> = place.flatMap { $0.frame.sourceLocation }.map { [$0] } ?? []
+        if let change = explanation?.change, let closureLocation = location(of: change, paths: facts.paths) {
+            // The result sits at the line to change; where it was subscribed is related.
+            if var subscribed = locations.first {
+                subscribed.id = related.count
+                subscribed.message = .init(text: "subscribed here")
+                related.append(subscribed)
+            }
+            locations = [closureLocation]
+            if let file = change.file, let line = change.line { seen.insert("\(file):\(line)") }
+        }
         let stacks = facts.stacks(of: finding)
         for entry in stacks {
             for frame in entry.stack.frames where frame.category == FrameCategory.user.rawValue && (frame.line ?? 0) > 0
@@ -136,9 +153,44 @@ enum SARIFWriter {
         return SARIFLog.Result(
             ruleId: group.kind, ruleIndex: ruleIndex, level: level(group.severity), message: .init(text: message),
             locations: locations, relatedLocations: related.isEmpty ? nil : related,
-            partialFingerprints: [fingerprintKey: group.fingerprint], stacks: sarifStacks, baselineState: "new",
+            partialFingerprints: [fingerprintKey: group.fingerprint], stacks: sarifStacks,
+            codeFlows: finding.retainPath.flatMap { codeFlow(of: $0, paths: facts.paths) }.map { [$0] },
+            baselineState: "new",
             properties: .init(
                 count: group.count, tests: group.tests, labels: group.labels, findingIDs: group.findingIDs))
+    }
+
+    /// A closure's location in its source file, when it has a line.
+    private static func location(of closure: ReportClosure, paths: SourcePaths) -> SARIFLog.Location? {
+        guard let file = closure.file, let line = closure.line, line > 0 else { return nil }
+        let region = SARIFLog.Region(startLine: line, startColumn: closure.column.flatMap { $0 > 0 ? $0 : nil })
+        return SARIFLog.Location(
+            physicalLocation: .init(artifactLocation: artifact(file, paths: paths), region: region),
+            logicalLocations: [SARIFLog.LogicalLocation(fullyQualifiedName: closure.function, kind: "function")],
+            message: .init(text: closure.function))
+    }
+
+    /// A retain cycle as a code flow: one location per object on it, in order, each saying how it
+    /// holds the next; the user's closures at their lines. `nil` for a path that is no cycle.
+    private static func codeFlow(of path: ReportRetainPath, paths: SourcePaths) -> SARIFLog.CodeFlow? {
+        guard path.verdict == .cycle, !path.cycle.isEmpty else { return nil }
+        var steps: [SARIFLog.ThreadFlowLocation] = []
+        for (index, step) in path.cycle.enumerated() {
+            let next = path.cycle[(index + 1) % path.cycle.count]
+            let holds = step.links.map { link -> String in
+                let name = link.name.map { ".\($0)" } ?? (link.closure.map { " closure \($0.function)" } ?? "")
+                return name + (link.strength == .weak ? " (weak)" : "")
+            }.joined()
+            let text = "\(step.type)\(step.isSubscription ? " (this subscription)" : "")\(holds) → \(next.type)"
+            let closure = step.links.lazy.compactMap(\.closure).first { $0.category == .user && $0.line != nil }
+            var place =
+                closure.flatMap { Self.location(of: $0, paths: paths) }
+                ?? SARIFLog.Location(physicalLocation: nil, logicalLocations: nil, message: nil)
+            place.message = .init(text: text)
+            steps.append(SARIFLog.ThreadFlowLocation(location: place))
+        }
+        return SARIFLog.CodeFlow(
+            message: .init(text: path.summary), threadFlows: [SARIFLog.ThreadFlow(locations: steps)])
     }
 
     /// A frame's location: in its source file when the file is known, else (for a result's own
