@@ -352,7 +352,7 @@ public final class SchedulerProbe: Sendable {
     }
 
     /// The statistics of this probe's label: with an engine, of every scheduler made with the
-    /// same label (see ``SchedulerSummary/instances``); with another recorder, of this probe.
+    /// same label (its `instances`); with another recorder, of this probe.
     public func summary() -> SchedulerSummary {
         statistics.summary()
     }
