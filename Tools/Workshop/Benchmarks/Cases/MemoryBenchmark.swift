@@ -45,7 +45,7 @@ enum MemoryBenchmark {
             BenchmarkResult(
                 name: "memory.perLiveResource", unit: "bytes/resource", statistics: Statistics(samples),
                 target: .atMost(128), notes: ["alive": "\(count)", "sites": "1000"])
-        ] + shortLivedSchedulers(context)
+        ] + shortLivedSchedulers(context) + shortLivedItems(context)
     }
 
     /// Bytes in use on the heap (glibc's `mallinfo2`): unlike the resident size, not hidden
