@@ -60,6 +60,8 @@ public final class DiagnosticsEngine: Sendable {
     let hopProbes: HopProbeBudget
     /// The statistics of each scheduler label, in the order the labels were first used.
     let schedulers = LockedValue(SchedulerLabels())
+    /// Who its scheduler probes' actions belong to (see `ActionLaneHost`).
+    let engineLaneOwners = EngineLaneOwners()
     let premature = PrematureCancelLedger()
     let tests = LockedValue(TestLog())
     let fingerprints = LockedValue([FingerprintKey: String]())
@@ -99,6 +101,9 @@ public final class DiagnosticsEngine: Sendable {
         StackCapture.useFramePointers(configuration.capturesAlongFramePointers)
         MainQueue.install()
         Self.registerBookkeeping
+        engineLaneOwners.attach(self)
+        // Its scheduler probes' actions are kept in lanes: its ledger's queries read them there.
+        ledger.external.withLock { $0.append(ActionLanes()) }
         updateJournal(for: configuration)
         if configuration.tracksUnstructuredTasks {
             followUnstructuredTasks()
@@ -266,24 +271,6 @@ public final class DiagnosticsEngine: Sendable {
         SchedulerProbe(
             recorder: self, label: DiagnosticLabel(label), expectation: expectation,
             longActionThreshold: longActionThreshold ?? configuration.longActionThreshold, fixedQueue: fixedQueue)
-    }
-
-    /// The statistics the schedulers of `label` share (made, and counted by the ledger, with
-    /// the first of them).
-    func schedulerStatistics(label: String, expectation: String?) -> SchedulerStatistics {
-        let (statistics, made) = schedulers.withLock { state -> (SchedulerStatistics, Bool) in
-            if let known = state.byLabel[label] {
-                return (known, false)
-            }
-            let made = SchedulerStatistics(label: label, expectation: expectation)
-            state.byLabel[label] = made
-            state.order.append(made)
-            return (made, true)
-        }
-        if made {
-            ledger.countLanes(of: statistics.counts)
-        }
-        return statistics
     }
 
     /// Registers a live resource of any kind (for adapters without a stream or scheduler).

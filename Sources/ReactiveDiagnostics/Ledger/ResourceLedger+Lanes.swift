@@ -1,15 +1,28 @@
 import _ReactiveDiagnosticsSupport
-/// Resources kept in threads' lanes instead of the ledger's slots: the scheduled actions and
-/// timers of an engine's ``SchedulerProbe``s, which a scheduling thread makes too often for a
-/// shard's lock and slot (see `ActionLane`). Their probes count them; the ledger sums the
-/// counts of the probes that count for it, and its queries read the lanes.
+/// Resources a ledger counts but does not hold in its slots, kept where they are made (the
+/// scheduled actions and timers of an engine's scheduler probes, in the lanes of the threads
+/// that scheduled them: a scheduling thread makes them too often for a shard's lock and slot).
+/// Whoever keeps them counts them: the ledger sums the counts of its sources, and its queries
+/// ask them for the live ones. The ledger names neither lanes nor probes.
+protocol ExternalResourceSource: AnyObject, Sendable {
+    /// Registered, ended and the most alive at once, of `kind`.
+    func counts(of kind: ResourceKind) -> LaneCounts
+}
+
+/// What keeps resources of a ledger outside its slots, asked for the live ones by its queries.
+protocol ExternalLiveResources: Sendable {
+    /// Appends the live resources the ledger numbered `ledger` counts and `include` accepts
+    /// (evaluated under the keeper's locks: keep it pure).
+    func collectLive(ledger: UInt32, where include: (ResourceLedger.Slot) -> Bool, into result: inout [LiveResource])
+}
+
 extension ResourceLedger {
-    /// Adds the counts of `source` to this ledger's (a probe of its engine, once, when made).
+    /// Adds the counts of `source` to this ledger's (a scheduler label's, once, when first used).
     ///
     /// ```swift
-    /// ledger.countLanes(of: counts)     // the probe's registered, ended and peak counts from now on
+    /// ledger.countExternal(statistics.counts)   // registered, ended and peak counts from now on
     /// ```
-    func countLanes(of source: SchedulerCounts) {
+    func countExternal(_ source: any ExternalResourceSource) {
         laneSources.withLock { $0.append(source) }
     }
 

@@ -57,9 +57,11 @@ import Darwin
     /// This ledger's number (from 1), which the scheduled actions it counts carry.
     let id: UInt32
     private static let ids = Atomic<UInt32>(0)
-    /// The counts of the probes whose actions are kept in lanes and count for this ledger
+    /// The counts of resources kept outside the slots that count for this ledger
     /// (see `ResourceLedger+Lanes.swift`).
-    let laneSources = LockedValue<[SchedulerCounts]>([])
+    let laneSources = LockedValue<[any ExternalResourceSource]>([])
+    /// What keeps resources of this ledger outside its slots, asked by the queries.
+    let external = LockedValue<[any ExternalLiveResources]>([])
 
     /// Creates an empty ledger.
     @_spi(Integration) public init() {
@@ -269,7 +271,9 @@ import Darwin
                 }
             }
         }
-        ActionLane.collectLive(ledger: id, where: include, into: &result)
+        for keeper in external.withLock({ $0 }) {
+            keeper.collectLive(ledger: id, where: include, into: &result)
+        }
         return result
     }
 

@@ -11,7 +11,7 @@
 /// counts.noteScheduled(.scheduledAction)   // on the scheduling thread
 /// counts.noteRanToEnd()                     // on the thread that ran it: it returned, and that ended it
 /// ```
-final class SchedulerCounts: Sendable {
+final class SchedulerCounts: ExternalResourceSource, Sendable {
     /// Written when scheduling, per side (one-shot, repeating): scheduled, the most alive at
     /// once, the ended count as the scheduling side last read it, and the most alive at once
     /// computed from a fresh read of it (see ``noteScheduled(_:)``).

@@ -65,12 +65,15 @@ public final class SchedulerProbe: Sendable {
     /// `true` for ``ThreadExpectation/mainQueue``, `false` for ``ThreadExpectation/offMainQueue``,
     /// `nil` otherwise.
     private let expectsMainQueue: Bool?
-    /// The recorder, when it is an engine: its actions are then kept in the scheduling threads'
-    /// lanes and counted for its ledger by ``counts``, not registered one by one (see
-    /// `ActionLane`). Not reference-counted: ``recorder`` keeps it, and the threads that
-    /// schedule and run would otherwise all write its count.
-    private let engine: Unmanaged<DiagnosticsEngine>?
-    /// The number of the engine's ledger (0 without an engine), which actions carry.
+    /// When the recorder keeps actions in lanes (`ActionLaneHost`: an engine), who an action
+    /// scheduled now belongs to: actions are then kept in the scheduling threads' lanes and
+    /// counted for its ledger by ``counts``, not registered one by one (see `ActionLane`). The
+    /// owners are held unretained (the host keeps them, and ``recorder`` the host): the threads
+    /// that schedule would otherwise all write their count.
+    private let laneOwners: Unmanaged<LaneOwners>
+    /// Whether ``laneOwners`` is the host's (else the probe registers every action).
+    private let keepsLanes: Bool
+    /// The number of the host's ledger (0 without a host), which actions carry.
     private let ledgerID: UInt32
 
     /// Creates a probe that records to `recorder`. Adapters use
@@ -102,11 +105,12 @@ public final class SchedulerProbe: Sendable {
         longThresholdNanos = UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000)
         rdiag_ticks_prepare()
         longThresholdTicks = rdiag_nanoseconds_to_ticks(longThresholdNanos)
-        let engine = recorder as? DiagnosticsEngine
-        self.engine = engine.map(Unmanaged.passUnretained)
-        ledgerID = engine?.ledger.id ?? 0
+        let host = recorder as? any ActionLaneHost
+        keepsLanes = host != nil
+        laneOwners = .passUnretained(host?.laneOwners ?? Self.noLanes)
+        ledgerID = host?.laneLedgerID ?? 0
         let statistics =
-            engine?.schedulerStatistics(label: label.name, expectation: expectation?.description)
+            host?.schedulerStatistics(label: label.name, expectation: expectation?.description)
             ?? SchedulerStatistics(label: label.name, expectation: expectation?.description)
         statistics.noteInstance()
         self.statistics = statistics
@@ -116,6 +120,9 @@ public final class SchedulerProbe: Sendable {
         threadRuns = statistics.threadRuns
         Self.everyProbe.withLock { $0.append(self) }
     }
+
+    /// The owners of a probe that keeps no lanes (never asked).
+    private static let noLanes = LaneOwners()
 
     /// Every probe made: actions refer to their probe without counting references, so none is
     /// ever released. A probe is small (its statistics are its label's, see `SchedulerStatistics`):
@@ -176,14 +183,12 @@ public final class SchedulerProbe: Sendable {
         _ kind: ResourceKind, stack: StackID?, test: TestIdentity?, body: @escaping () -> Void
     ) -> ScheduledAction {
         let enqueuedAt = Self.timesLatency(ofAction: counts.noteScheduled(kind)) ? rdiag_ticks() : 0
-        if let engine {
-            return engine._withUnsafeGuaranteedRef { engine in
-                let owner = test.map { $0.isKnown ? $0 : engine.serialTest } ?? engine.currentTest()
-                let filling = ScheduledAction.Filling(
-                    probe: self, kind: kind, stack: stack ?? engine.captureAllocationStack(), test: owner,
-                    token: .none, ledger: ledgerID, epoch: engine.ledger.epochNow, enqueuedAt: enqueuedAt)
-                return ActionLane.take(filling, body: body)
-            }
+        if keepsLanes {
+            let owner = laneOwners._withUnsafeGuaranteedRef { $0.owner(stack: stack, test: test) }
+            let filling = ScheduledAction.Filling(
+                probe: self, kind: kind, stack: owner.stack, test: owner.test, token: .none, ledger: ledgerID,
+                epoch: owner.epoch, enqueuedAt: enqueuedAt)
+            return ActionLane.take(filling, body: body)
         }
         let resource = recorder.register(kind, label: label, stack: stack, test: test.flatMap { $0.isKnown ? $0 : nil })
         let filling = ScheduledAction.Filling(
@@ -209,12 +214,12 @@ public final class SchedulerProbe: Sendable {
     /// Beyond them, one action in this many has its latency measured (a power of two).
     public static let latencySampling = 8
 
-    /// Unregisters an ended action from a recorder that is not an engine (an engine's ledger
+    /// Unregisters an ended action from a recorder that keeps no lanes (a lane host's ledger
     /// counts actions through ``counts``). `token` is read before the action ended: its thread
     /// may fill it again from then on.
     @inline(__always)
     private func unregister(_ token: ResourceToken) {
-        if engine == nil {
+        if !keepsLanes {
             recorder.unregister(token)
         }
     }
@@ -309,7 +314,7 @@ public final class SchedulerProbe: Sendable {
                         details: ["durationNanos": "\(elapsed)", "thresholdNanos": "\(longThresholdNanos)"])))
         }
         if !action.isRepeating {
-            let token = engine == nil ? action.token : .none
+            let token = keepsLanes ? .none : action.token
             if action.finish() {
                 counts.noteRanToEnd()
                 unregister(token)
@@ -321,7 +326,7 @@ public final class SchedulerProbe: Sendable {
     /// The action (or repeating action) was cancelled.
     public func didCancel(_ action: ScheduledAction) {
         let kind = action.kind
-        let token = engine == nil ? action.token : .none
+        let token = keepsLanes ? .none : action.token
         guard action.finish() else { return }
         counts.noteCancelled(kind)
         unregister(token)
