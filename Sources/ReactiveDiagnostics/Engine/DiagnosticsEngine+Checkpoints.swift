@@ -234,7 +234,7 @@ extension DiagnosticsEngine {
             let relation = relations[site]
             var message = Self.leakMessage(kind: site.kind, label: label, count: count)
             if chain.sites.count > 1 {
-                let stages = chain.sites.map { $0.label.name.isEmpty ? $0.kind.name : $0.label.name }
+                let stages = chain.sites.map(LeakChains.stageName)
                 details[ReportFinding.stagesKey] = stages.joined(separator: " → ")
                 details["stageCount"] = "\(stages.count)"
                 details[ReportFinding.stageFingerprintsKey] = stageFingerprints(chain).joined(separator: " ")
@@ -277,7 +277,7 @@ extension DiagnosticsEngine {
     func leakChains(of order: [LeakSite]) -> [LeakChains.Chain] {
         order.count > 1
             ? LeakChains.group(
-                order, kindOf: { $0.kind.leakFindingKind }, userFrames: userFrames(of:),
+                order, kindOf: { LeakChains.family(of: $0.kind) }, userFrames: userFrames(of:),
                 addresses: { self.stacks.addresses(of: $0) })
             : order.map { LeakChains.Chain(sites: [$0]) }
     }

@@ -2,7 +2,8 @@ import ReactiveDiagnosticsReport
 
 /// Groups the leak sites of one test into bugs: the stages of one chain are one leak.
 ///
-/// Every stage of a chain (`subject.map { … }.filter { … }.sink { … }`) is alive because the
+/// Every stage of a chain (`subject.map { … }.filter { … }.sink { … }`), and every action or
+/// timer a stage scheduled while it was subscribed (an interval's), is alive because the
 /// chain's subscriber is: they are subscribed by one call in the user's code, and freed together
 /// when that one subscription is cancelled. Their allocation stacks show it: below the first
 /// frame of the user's code, they are the same frames (the call that subscribed the chain and
@@ -20,6 +21,27 @@ import ReactiveDiagnosticsReport
 /// `details["stageFingerprints"]`, which the gate also matches, so a baseline written before
 /// chains were folded still holds.
 struct LeakChains {
+    /// Which leaks can be stages of one chain: a subscription's, and the scheduled actions and
+    /// timers a subscription schedules while it is subscribed (an interval's repeating action,
+    /// a `subscribe(on:)`'s pending one), which are alive because it is. Other kinds fold only
+    /// with their own kind.
+    static func family(of kind: ResourceKind) -> FindingKind {
+        switch kind {
+        case .subscription, .timer, .scheduledAction: return ResourceKind.subscription.leakFindingKind
+        default: return kind.leakFindingKind
+        }
+    }
+
+    /// How a stage is listed: its label, and its kind when it is no subscription
+    /// (`ticker (timer)`).
+    static func stageName(_ site: LeakSite) -> String {
+        let label = site.label.name
+        if site.kind == .subscription {
+            return label.isEmpty ? site.kind.name : label
+        }
+        return label.isEmpty ? site.kind.name : "\(label) (\(site.kind.name))"
+    }
+
     /// A stage's label without what it says of the stages upstream: a publisher type's own
     /// name (`Map` of `Map<Filter<PassthroughSubject<Int, Never>>, Int>`), a label given by
     /// hand as it is.
