@@ -131,13 +131,6 @@ static int find_image(struct dl_phdr_info *info, size_t size, void *data) {
 }
 #endif
 
-int rdiag_image_for_address(uintptr_t address, char *path, size_t path_capacity,
-                            uintptr_t *load_bias, char *build_id, size_t build_id_capacity) {
-    uintptr_t start, end;
-    return rdiag_image_segment_for_address(address, path, path_capacity, load_bias, build_id,
-                                           build_id_capacity, &start, &end);
-}
-
 int rdiag_image_segment_for_address(uintptr_t address, char *path, size_t path_capacity,
                                     uintptr_t *load_bias, char *build_id, size_t build_id_capacity,
                                     uintptr_t *segment_start, uintptr_t *segment_end) {

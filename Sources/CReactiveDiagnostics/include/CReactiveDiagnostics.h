@@ -80,15 +80,10 @@ int rdiag_proc_name(uintptr_t address, char *_Nonnull name, size_t name_capacity
 
 /// Describes the loaded image containing `address`: its absolute path, its load bias
 /// (subtract it from an address to get the offset llvm-symbolizer expects) and, when
-/// the image carries one, its GNU build id as lowercase hex. Returns 0 on success.
-int rdiag_image_for_address(uintptr_t address,
-                            char *_Nonnull path, size_t path_capacity,
-                            uintptr_t *_Nonnull load_bias,
-                            char *_Nonnull build_id, size_t build_id_capacity);
-
-/// `rdiag_image_for_address`, plus the loaded segment that holds `address`
-/// ([`segment_start`, `segment_end`)): every address in it belongs to the same image, so a
-/// caller can answer later addresses from a cache. On failure the segment is the address alone.
+/// the image carries one, its GNU build id as lowercase hex; and the loaded segment that holds
+/// `address` ([`segment_start`, `segment_end`)): every address in it belongs to the same image,
+/// so a caller can answer later addresses from a cache. Returns 0 on success; on failure the
+/// segment is the address alone.
 int rdiag_image_segment_for_address(uintptr_t address,
                                     char *_Nonnull path, size_t path_capacity,
                                     uintptr_t *_Nonnull load_bias,

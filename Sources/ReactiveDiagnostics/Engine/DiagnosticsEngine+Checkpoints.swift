@@ -219,12 +219,16 @@ extension DiagnosticsEngine {
         let relations = leaks.order.isEmpty ? [:] : leakRelations.withLock { $0 }
         let chains = leakChains(of: leaks.order)
         let accepted = configuration.acceptedFindings
-        let decided = chains.map { chain in (chain, accepted.accepts(chainFingerprints(chain))) }
-        let explaining = decided.filter { !$0.1 }.flatMap(\.0.sites)
+        let decided = chains.map { chain in
+            let stages = chain.sites.count > 1 ? stageFingerprints(chain) : []
+            let isAccepted = !accepted.isEmpty && accepted.accepts([ownFingerprint(chain)] + stages)
+            return (chain: chain, stageFingerprints: stages, isAccepted: isAccepted)
+        }
+        let explaining = decided.filter { !$0.isAccepted }.flatMap(\.chain.sites)
         let explained = Dictionary(
             zip(explaining, explainRetention(ofSites: explaining.map { leaks.tokens[$0] ?? [] })),
             uniquingKeysWith: { first, _ in first })
-        for (chain, isAccepted) in decided {
+        for (chain, stageFingerprints, isAccepted) in decided {
             // Told for the downstream stage; explained by the most downstream stage that has a path.
             let site = chain.representative
             let retainPath = chain.sites.reversed().lazy.compactMap { explained[$0] ?? nil }.first
@@ -237,7 +241,7 @@ extension DiagnosticsEngine {
                 let stages = chain.sites.map(LeakChains.stageName)
                 details[ReportFinding.stagesKey] = stages.joined(separator: " → ")
                 details["stageCount"] = "\(stages.count)"
-                details[ReportFinding.stageFingerprintsKey] = stageFingerprints(chain).joined(separator: " ")
+                details[ReportFinding.stageFingerprintsKey] = stageFingerprints.joined(separator: " ")
                 message += Self.chainSentence(stages)
             }
             if let relation {
@@ -284,12 +288,17 @@ extension DiagnosticsEngine {
 
     /// Every fingerprint a chain's finding answers to: its own, then its stages'.
     func chainFingerprints(_ chain: LeakChains.Chain) -> [String] {
+        [ownFingerprint(chain)] + (chain.sites.count > 1 ? stageFingerprints(chain) : [])
+    }
+
+    /// The fingerprint of a chain's finding (as ``fingerprint(of:)`` will give it).
+    func ownFingerprint(_ chain: LeakChains.Chain) -> String {
         let site = chain.representative
-        let name = site.label.name.isEmpty ? nil : site.label.name
-        let own = fingerprint(
-            kind: site.kind.leakFindingKind, label: chain.sites.count > 1 ? name.map(LeakChains.stableName) : name,
+        return fingerprint(
+            kind: site.kind.leakFindingKind,
+            label: LeakChains.fingerprintLabel(
+                site.label.name.isEmpty ? nil : site.label.name, folded: chain.sites.count > 1),
             stack: site.stack)
-        return chain.sites.count > 1 ? [own] + stageFingerprints(chain) : [own]
     }
 
     /// The fingerprints a chain's stages would have as findings of their own.

@@ -116,8 +116,7 @@ extension DiagnosticsEngine {
     public func fingerprint(of finding: Finding) -> String {
         let key = FingerprintKey(
             kind: finding.kind,
-            label: finding.details[ReportFinding.stagesKey] == nil
-                ? finding.label : finding.label.map(LeakChains.stableName),
+            label: LeakChains.fingerprintLabel(finding.label, folded: finding.details[ReportFinding.stagesKey] != nil),
             stack: finding.allocationStack.isCaptured ? finding.allocationStack : finding.eventStack)
         if let cached = fingerprints.withLock({ $0[key] }) {
             return cached

@@ -50,6 +50,12 @@ struct LeakChains {
         return String(label[..<open])
     }
 
+    /// The label a finding's fingerprint takes: a folded chain's keeps only its downstream
+    /// stage's own name (``stableName(_:)``), so that adding an operator upstream keeps it.
+    static func fingerprintLabel(_ label: String?, folded: Bool) -> String? {
+        folded ? label.map(stableName) : label
+    }
+
     /// One bug: the sites of one chain, upstream first.
     struct Chain {
         var sites: [LeakSite]
@@ -103,13 +109,21 @@ struct LeakChains {
         // A stage subscribed so deep in a long chain that its stack was cut before the user's
         // frames: it joins the chain of a stage whose subscribe call it is nested in.
         var pending = loose
+        // Each stack's addresses are read once (a copy out of the interner), however often compared.
+        var known: [StackID: [UInt]] = [:]
+        func addressesOf(_ stack: StackID) -> [UInt] {
+            if let cached = known[stack] { return cached }
+            let read = addresses(stack)
+            known[stack] = read
+            return read
+        }
         while !pending.isEmpty {
             var left: [LeakSite] = []
             for site in pending {
-                let own = addresses(site.stack)
+                let own = addressesOf(site.stack)
                 var host: (chain: Int, depth: Int)?
                 for other in sites where other != site && kindOf(other) == kindOf(site) {
-                    if let placed = chainOf[other], let offset = nestingOffset(own, in: addresses(other.stack)) {
+                    if let placed = chainOf[other], let offset = nestingOffset(own, in: addressesOf(other.stack)) {
                         host = (placed.chain, placed.depth + offset)
                         break
                     }

@@ -44,7 +44,7 @@ package struct ImageSegments: Sendable {
             let image = images[segments[index].image]
             return (image, address &- image.bias)
         }
-        guard let learnt = Self.lookUp(address) else { return nil }
+        guard let learnt = Self.segment(of: address) else { return nil }
         let imageIndex = images.firstIndex(of: learnt.image) ?? images.count
         if imageIndex == images.count {
             images.append(learnt.image)
@@ -68,7 +68,8 @@ package struct ImageSegments: Sendable {
         return low < segments.count && segments[low].start <= address ? low : nil
     }
 
-    private static func lookUp(_ address: UInt) -> (image: ImageOfAddress, start: UInt, end: UInt)? {
+    /// The loaded segment holding `address` and its image, asked of the loader.
+    static func segment(of address: UInt) -> (image: ImageOfAddress, start: UInt, end: UInt)? {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { path in
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { build in
                 var bias: UInt = 0

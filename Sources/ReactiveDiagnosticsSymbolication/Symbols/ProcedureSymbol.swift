@@ -64,18 +64,7 @@ package struct ImageOfAddress: Sendable, Hashable {
 
     /// The image mapping `address`, if any.
     package static func lookUp(_ address: UInt) -> ImageOfAddress? {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { path in
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { build in
-                var bias: UInt = 0
-                guard
-                    rdiag_image_for_address(
-                        address, path.baseAddress!, path.count, &bias, build.baseAddress!, build.count) == 0
-                else { return nil }
-                let id = String(cString: build.baseAddress!)
-                return ImageOfAddress(
-                    path: String(cString: path.baseAddress!), bias: bias, buildID: id.isEmpty ? nil : id)
-            }
-        }
+        ImageSegments.segment(of: address)?.image
     }
 }
 

@@ -85,12 +85,18 @@ enum MemoryBenchmark {
         ]
     }
 
-    /// Heap bytes added by `count` schedulers (of `labels` labels), each used once.
-    private static func heap(ofSchedulers count: Int, labels: Int) -> Double {
+    /// A fresh engine that writes and prints nothing, configured further by `change`.
+    static func quietEngine(_ change: (inout Configuration) -> Void = { _ in }) -> DiagnosticsEngine {
         var configuration = Configuration()
         configuration.writesReport = false
         configuration.printsSummary = false
-        let engine = DiagnosticsEngine(configuration: configuration)
+        change(&configuration)
+        return DiagnosticsEngine(configuration: configuration)
+    }
+
+    /// Heap bytes added by `count` schedulers (of `labels` labels), each used once.
+    private static func heap(ofSchedulers count: Int, labels: Int) -> Double {
+        let engine = quietEngine()
         let names = (0..<labels).map { "screen-\($0)" }
         let before = heapBytesInUse()
         for index in 0..<count {

@@ -17,11 +17,7 @@ extension MemoryBenchmark {
         var streams: [Double] = []
         var tasks: [Double] = []
         for _ in 0..<max(1, context.repetitions / 3) {
-            var configuration = Configuration()
-            configuration.writesReport = false
-            configuration.printsSummary = false
-            configuration.tracksUnstructuredTasks = true
-            let engine = DiagnosticsEngine(configuration: configuration)
+            let engine = quietEngine { $0.tracksUnstructuredTasks = true }
             let checkpoint = engine.beginTest(named: "MemoryBenchmark.shortLivedItems", serial: false)
             TestIdentity.$current.withValue(checkpoint.test) {
                 subscriptions.append(perItem(count) { shortLivedSubscriptions($0, engine: engine) })
