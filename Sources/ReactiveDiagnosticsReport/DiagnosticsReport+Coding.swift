@@ -186,6 +186,12 @@ extension DiagnosticsReport {
                     return "finding \(finding.id) refers to \(name) \(stack), which is not in the report"
                 }
             }
+            for (position, stage) in (finding.chain ?? []).enumerated() {
+                if let stack = stage.allocationStack, !stackIDs.contains(stack) {
+                    return
+                        "finding \(finding.id) stage \(position) refers to stack \(stack), which is not in the report"
+                }
+            }
         }
         for stack in stacks {
             for (position, frame) in stack.frames.enumerated() {

@@ -14,7 +14,7 @@ import Foundation
 /// ```
 public struct DiagnosticsReport: Codable, Sendable, Equatable {
     /// The schema version this module writes.
-    public static let currentSchemaVersion = 2
+    public static let currentSchemaVersion = 3
     /// The schema versions this module reads: 1 (no ``sourceLines``) and 2.
     public static let readableSchemaVersions = 1...currentSchemaVersion
 

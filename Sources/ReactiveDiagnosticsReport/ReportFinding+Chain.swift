@@ -6,6 +6,9 @@ extension ReportFinding {
     /// The `details` key holding the fingerprints a folded chain's stages had as findings of
     /// their own, separated by spaces.
     public static let stageFingerprintsKey = "stageFingerprints"
+    /// The `details` key naming the stage that keeps a folded chain alive on its own: an
+    /// operator's inner publisher that never completes after the chain's source finished.
+    public static let causeKey = "cause"
 
     /// The stages of the chain this leak stands for, upstream first (empty for a finding that
     /// folds nothing).
@@ -20,7 +23,10 @@ extension ReportFinding {
     /// }
     /// ```
     public var stages: [String] {
-        details[Self.stagesKey].map { $0.components(separatedBy: " → ") } ?? []
+        if let chain, !chain.isEmpty {
+            return chain.map(\.name)
+        }
+        return details[Self.stagesKey].map { $0.components(separatedBy: " → ") } ?? []
     }
 
     /// Every fingerprint that names this finding: its own, then those its folded stages had as
@@ -31,9 +37,19 @@ extension ReportFinding {
     /// let accepted = finding.fingerprints.contains { baseline.contains($0) }
     /// ```
     public var fingerprints: [String] {
-        [fingerprint]
-            + (details[Self.stageFingerprintsKey]?.split(separator: " ").map(String.init) ?? []).filter {
-                $0 != fingerprint
-            }
+        let stages =
+            chain.map { $0.map(\.fingerprint) }
+            ?? details[Self.stageFingerprintsKey]?.split(separator: " ").map(String.init) ?? []
+        var seen: Set<String> = [fingerprint]
+        return [fingerprint] + stages.filter { seen.insert($0).inserted }
+    }
+
+    /// Every stack the finding refers to: its own three and its chain's stages'.
+    ///
+    /// ```swift
+    /// let used = Set(report.findings.flatMap(\.stackIDs))
+    /// ```
+    public var stackIDs: [Int] {
+        [allocationStack, eventStack, relatedStack].compactMap { $0 } + (chain ?? []).compactMap(\.allocationStack)
     }
 }

@@ -46,6 +46,10 @@ public struct ReportFinding: Codable, Sendable, Equatable {
     /// For a leaked subscription: why it is still alive (the retain cycle it belongs to, or
     /// what it holds), when the engine could walk it.
     public var retainPath: ReportRetainPath?
+    /// For a leak that folds a chain: its stages, upstream first, each with its label, stack
+    /// and former fingerprint (schema version 3; `nil` in older reports and for a leak of one
+    /// stage). See ``ReportChainStage``.
+    public var chain: [ReportChainStage]?
 
     /// Creates a finding.
     public init(
@@ -53,7 +57,8 @@ public struct ReportFinding: Codable, Sendable, Equatable {
         resourceKind: String? = nil, test: String? = nil, fingerprint: String, policy: String,
         suppressedBy: String? = nil, allocationStack: Int? = nil, eventStack: Int? = nil,
         relatedStack: Int? = nil, thread: ReportThread? = nil, otherThread: ReportThread? = nil,
-        time: Double = 0, details: [String: String] = [:], retainPath: ReportRetainPath? = nil
+        time: Double = 0, details: [String: String] = [:], retainPath: ReportRetainPath? = nil,
+        chain: [ReportChainStage]? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -73,6 +78,7 @@ public struct ReportFinding: Codable, Sendable, Equatable {
         self.time = time
         self.details = details
         self.retainPath = retainPath
+        self.chain = chain
     }
 }
 

@@ -73,13 +73,12 @@ extension ReportFrame {
 }
 
 extension DiagnosticsReport {
-    /// The ids of the stacks that findings (allocation, event, related) and live sites refer to.
+    /// The ids of the stacks that findings (allocation, event, related, their chains' stages)
+    /// and live sites refer to.
     public var referencedStackIDs: Set<Int> {
         var ids: Set<Int> = []
         for finding in findings {
-            if let id = finding.allocationStack { ids.insert(id) }
-            if let id = finding.eventStack { ids.insert(id) }
-            if let id = finding.relatedStack { ids.insert(id) }
+            ids.formUnion(finding.stackIDs)
         }
         for site in ledger.liveAtEnd {
             if let id = site.stack { ids.insert(id) }

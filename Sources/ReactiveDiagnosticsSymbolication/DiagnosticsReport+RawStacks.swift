@@ -60,7 +60,8 @@ extension DiagnosticsReport {
             let finding = findings[index]
             let frames = (finding.allocationStack ?? finding.eventStack).flatMap { stackByID[$0] }?.frames ?? []
             findings[index].fingerprint = FindingFingerprint.make(
-                kind: finding.kind, label: finding.label, frames: frames.map { ($0.function, $0.category) })
+                kind: finding.kind, label: FindingFingerprint.label(finding.label, folded: !finding.stages.isEmpty),
+                frames: frames.map { ($0.function, $0.category) })
         }
         return fill
     }

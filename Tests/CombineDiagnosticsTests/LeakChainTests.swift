@@ -106,5 +106,147 @@ extension CombineAdapterTests {
             }
             #expect(outcome.findings.isEmpty, "\(outcome.findings.map { engine.describe($0) })")
         }
+
+        /// Subscribes a `flatMap` whose inner publishers never complete, and sends one value.
+        @inline(never)
+        static func subscribeFlatMap(_ subject: PassthroughSubject<Int, Never>, into bag: Bag) {
+            subject.flatMap { _ in Empty<Int, Never>(completeImmediately: false) }
+                .map { $0 + 1 }
+                .sink { _ in }
+                .store(in: &bag.cancellables)
+        }
+
+        @inline(never)
+        static func sendOne(_ subject: PassthroughSubject<Int, Never>) {
+            subject.send(1)
+        }
+
+        /// The leaks of a test that runs `body`.
+        static func leaks(
+            _ engine: DiagnosticsEngine, _ body: @escaping () -> Void
+        ) -> [Finding] {
+            let outcome = instrumented(engine) { _ in runTest(engine, "nestedLeak") { body() } }
+            return outcome.findings.filter { $0.kind == .leakedSubscription }
+        }
+
+        @Test func aFlatMapInnerKeptByItsLeakedChainIsFoldedIntoIt() throws {
+            let engine = makeEngine()
+            let subject = PassthroughSubject<Int, Never>()
+            let bag = Bag()
+            let leaks = Self.leaks(engine) {
+                Self.subscribeFlatMap(subject, into: bag)
+                Self.sendOne(subject)
+            }
+            #expect(leaks.count == 1, "\(leaks.map { "\($0.label ?? "") \($0.details)" })")
+            let leak = try #require(leaks.first)
+            let stages = leak.details["stages"] ?? ""
+            #expect(stages.hasPrefix("Empty<Int, Never> (inner of FlatMap) → "), "\(stages)")
+            #expect(engine.symbolize(leak.allocationStack).contains(function: "LeakChains.subscribeFlatMap"))
+            // The chain's source is still open: nobody cancelled the chain, the inner is no cause.
+            #expect(leak.details["cause"] == nil)
+            // The inner's own fingerprint is kept, for baselines written before it was folded.
+            #expect(
+                leak.details["stageFingerprints"]?.split(separator: " ").count == Int(leak.details["stageCount"] ?? ""))
+            bag.cancellables.removeAll()
+        }
+
+        @Test func anInnerThatNeverEndsAfterTheSourceFinishedIsNamedTheCause() throws {
+            let engine = makeEngine()
+            let subject = PassthroughSubject<Int, Never>()
+            let bag = Bag()
+            let leaks = Self.leaks(engine) {
+                Self.subscribeFlatMap(subject, into: bag)
+                Self.sendOne(subject)
+                subject.send(completion: .finished)
+            }
+            #expect(leaks.count == 1, "\(leaks.map { "\($0.label ?? "") \($0.details)" })")
+            let leak = try #require(leaks.first)
+            #expect(leak.details["cause"] == "Empty<Int, Never>", "\(leak.details)")
+            #expect(
+                leak.message.contains(
+                    "Cause: its source finished, but the inner publisher `Empty<Int, Never>` that FlatMap subscribed"))
+            #expect(leak.test.name == "CombineAdapterTests.nestedLeak")
+            // Told at the subscribe call; the cause's own line (where the value that made it was sent) beside it.
+            #expect(engine.symbolize(leak.allocationStack).contains(function: "LeakChains.subscribeFlatMap"))
+            #expect(engine.symbolize(leak.relatedStack).contains(function: "LeakChains.sendOne"))
+            #expect(leak.details["relatedStackRole"] == "never-ending inner publisher subscribed")
+            // The report keeps every stage with its own stack; the cause is marked.
+            let report = engine.makeReport()
+            let written = try #require(report.findings.first { $0.id == leak.id })
+            let chain = try #require(written.chain)
+            #expect(chain.count == Int(leak.details["stageCount"] ?? ""))
+            #expect(written.stages == chain.map(\.name))
+            let cause = try #require(chain.first { $0.isCause })
+            #expect(cause.innerOf == "FlatMap" && cause.label == "Empty<Int, Never>")
+            let causeStack = try #require(report.stacks.first { $0.id == cause.allocationStack })
+            #expect(causeStack.frames.contains { $0.function?.contains("LeakChains.sendOne") == true })
+            #expect(Set(chain.map(\.fingerprint)) == Set(written.fingerprints.dropFirst()))
+            #expect(report.validationProblem() == nil)
+            bag.cancellables.removeAll()
+        }
+
+        @Test func anInnerThatCompletesLeavesNothing() {
+            let engine = makeEngine()
+            let subject = PassthroughSubject<Int, Never>()
+            let bag = Bag()
+            let leaks = Self.leaks(engine) {
+                subject.flatMap { Just($0) }.sink { _ in }.store(in: &bag.cancellables)
+                Self.sendOne(subject)
+                subject.send(completion: .finished)
+            }
+            #expect(leaks.isEmpty, "\(leaks.map { engine.describe($0) })")
+        }
+
+        /// A sink whose closure subscribes another chain: that chain is kept by the bag, not by
+        /// the sink, so two leaks stay two findings.
+        @Test func aChainSubscribedInsideASinkIsNoInnerOfIt() {
+            let engine = makeEngine()
+            let subject = PassthroughSubject<Int, Never>()
+            let other = PassthroughSubject<Int, Never>()
+            let bag = Bag()
+            let leaks = Self.leaks(engine) {
+                subject.map { $0 }.sink { _ in
+                    other.map { $0 }.sink { _ in }.store(in: &bag.cancellables)
+                }.store(in: &bag.cancellables)
+                Self.sendOne(subject)
+            }
+            #expect(leaks.count == 2, "\(leaks.map { "\($0.label ?? "") \($0.details)" })")
+            #expect(leaks.allSatisfy { !($0.details["stages"] ?? "").contains("inner of") })
+            bag.cancellables.removeAll()
+        }
+
+        /// Also behind `Deferred`, the usual way to make a `Future` lazy.
+        @Test(arguments: [false, true])
+        func aFutureWhosePromiseIsNeverCalledIsNamedTheCause(deferred: Bool) throws {
+            let engine = makeEngine()
+            let bag = Bag()
+            let leaks = Self.leaks(engine) {
+                if deferred {
+                    Deferred { Future<Int, Never> { _ in } }.map { $0 + 1 }.sink { _ in }.store(in: &bag.cancellables)
+                } else {
+                    Future<Int, Never> { _ in }.map { $0 + 1 }.sink { _ in }.store(in: &bag.cancellables)
+                }
+            }
+            #expect(leaks.count == 1, "\(leaks.map { "\($0.label ?? "") \($0.details)" })")
+            let leak = try #require(leaks.first)
+            #expect(leak.details["cause"] == "Future<Int, Never>", "\(leak.details)")
+            #expect(leak.message.contains("Cause: its source, a `Future`, never completed"))
+            #expect(leak.test.name == "CombineAdapterTests.nestedLeak")
+            #expect(
+                engine.symbolize(leak.allocationStack).contains(
+                    function: "aFutureWhosePromiseIsNeverCalledIsNamedTheCause"),
+                "\(engine.describe(leak))")
+            bag.cancellables.removeAll()
+        }
+
+        @Test func aFutureWhosePromiseIsCalledLeavesNothing() {
+            let engine = makeEngine()
+            let bag = Bag()
+            let leaks = Self.leaks(engine) {
+                Future<Int, Never> { promise in promise(.success(1)) }.map { $0 + 1 }.sink { _ in }
+                    .store(in: &bag.cancellables)
+            }
+            #expect(leaks.isEmpty, "\(leaks.map { engine.describe($0) })")
+        }
     }
 }

@@ -45,4 +45,46 @@ struct FoldedChainGateTests {
         #expect(finding.fingerprints == ["aaaa", "bbbb", "cccc"])
         #expect(finding.stages == ["A", "B", "C"])
     }
+
+    /// A version 3 report keeps each stage with its stack: the gate matches the stages'
+    /// fingerprints from `chain`, `show` lists the stages where the user's code made them and
+    /// marks the cause, and `merge` keeps the stages' stacks.
+    @Test func aChainOfStagesIsMatchedShownAndMerged() throws {
+        try withTemporaryDirectory { directory in
+            var report = try DiagnosticsReport.load(from: Fixtures.url("shop-report.json"))
+            let accepted = runTool(
+                ["baseline", Fixtures.url("shop-report.json").path, "-o", "accepted.json"], in: directory.path)
+            #expect(accepted.code == 0)
+            let index = try #require(report.findings.firstIndex { $0.kind == "leakedSubscription" })
+            let before = report.findings[index].fingerprint
+            let stack = try #require(report.findings[index].allocationStack)
+            report.schemaVersion = DiagnosticsReport.currentSchemaVersion
+            report.findings[index].fingerprint = "0123456789abcdef"
+            report.findings[index].chain = [
+                ReportChainStage(
+                    label: "Empty<Int, Never>", resourceKind: "subscription", allocationStack: stack,
+                    fingerprint: "fedcba9876543210", innerOf: "FlatMap", isCause: true),
+                ReportChainStage(
+                    label: "FlatMap<Empty<Int, Never>, PassthroughSubject<Int, Never>>", resourceKind: "subscription",
+                    allocationStack: stack, fingerprint: before),
+            ]
+            #expect(report.validationProblem() == nil)
+            try report.encoded(prettyPrinted: false).write(to: directory.appendingPathComponent("chain.json"))
+
+            let gate = runTool(["gate", "chain.json", "--baseline", "accepted.json"], in: directory.path)
+            #expect(gate.code == 0, "\(gate.stdout)\n\(gate.stderr)")
+
+            let show = runTool(["show", "chain.json", "--color", "never"], in: directory.path)
+            #expect(show.code == 0, "\(show.stderr)")
+            #expect(show.stdout.contains("chain       chain of 2 stages, upstream first:"), "\(show.stdout)")
+            #expect(show.stdout.contains("Empty<Int, Never> (inner of FlatMap), the cause: made at "), "\(show.stdout)")
+
+            let merge = runTool(["merge", "chain.json", "chain.json", "-o", "merged.json"], in: directory.path)
+            #expect(merge.code == 0, "\(merge.stderr)")
+            let merged = try DiagnosticsReport.load(from: directory.appendingPathComponent("merged.json"))
+            #expect(merged.validationProblem() == nil)
+            let stages = merged.findings.compactMap(\.chain).flatMap { $0 }
+            #expect(stages.count == 4 && stages.allSatisfy { $0.allocationStack != nil })
+        }
+    }
 }

@@ -65,11 +65,11 @@ struct HostileInputTests {
         try withTemporaryDirectory { directory in
             let full = try readText(Fixtures.url("shop-report.json"))
             try write(
-                full.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 3"), "v3.json",
+                full.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 4"), "v4.json",
                 in: directory)
             expectRejected(
-                "v3.json", in: directory,
-                startsWith: "v3.json: report schemaVersion 3 is not supported (this reader knows versions 1 to 2)")
+                "v4.json", in: directory,
+                startsWith: "v4.json: report schemaVersion 4 is not supported (this reader knows versions 1 to 3)")
         }
     }
 

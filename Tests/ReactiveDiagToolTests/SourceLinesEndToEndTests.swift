@@ -40,7 +40,7 @@ struct SourceLinesEndToEndTests {
 
         // The report JSON itself carries the culprit's file and line.
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
-        #expect(json["schemaVersion"] as? Int == 2)
+        #expect(json["schemaVersion"] as? Int == DiagnosticsReport.currentSchemaVersion)
         let lines = try #require(json["sourceLines"] as? [String: Any])
         #expect(lines["state"] as? String != "missing", "\(lines)")
         let finding = try #require(

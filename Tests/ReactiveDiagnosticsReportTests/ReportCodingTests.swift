@@ -79,8 +79,8 @@ struct ReportCodingTests {
             ("{\"hello\": 1}", "r.json: not a ReactiveDiagnostics report: it has no schemaVersion field"),
             ("{\"schemaVersion\": \"one\"}", "r.json: not a ReactiveDiagnostics report: schemaVersion is not a number"),
             (
-                "{\"schemaVersion\": 3}",
-                "r.json: report schemaVersion 3 is not supported (this reader knows versions 1 to 2)"
+                "{\"schemaVersion\": 4}",
+                "r.json: report schemaVersion 4 is not supported (this reader knows versions 1 to 3)"
             ),
             ("{\"schemaVersion\": 1}", "r.json: invalid report: missing field 'tool'"),
             (

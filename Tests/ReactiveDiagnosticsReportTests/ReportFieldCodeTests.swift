@@ -49,7 +49,7 @@ struct ReportFieldCodeTests {
                 "LedgerSummary",
                 "KindTotals", "LiveSite", "SchedulerSummary", "LatencySummary", "HistogramBucket", "ThreadCount",
                 "ReportStack", "ReportFrame", "ReportImage", "SourceLineStatus", "FindingUpdate", "ReportRetainPath",
-                "ReportRetainStep", "ReportRetainLink", "ReportClosure", "ReportRetainHold",
+                "ReportRetainStep", "ReportRetainLink", "ReportClosure", "ReportRetainHold", "ReportChainStage",
             ])
     }
 }

@@ -26,6 +26,11 @@ struct ReportSchemaAgreementTests {
         report.findings[0].suppressedBy = "leakedSubscription:*"
         report.findings[0].eventStack = report.stacks[0].id
         report.findings[0].relatedStack = report.stacks[0].id
+        report.findings[0].chain = [
+            ReportChainStage(
+                label: "Empty<Int, Never>", resourceKind: "subscription", allocationStack: report.stacks[0].id,
+                fingerprint: "0123456789abcdef", innerOf: "FlatMap", isCause: true)
+        ]
         report.findings[0].thread = ReportThread(id: 3, name: "worker", queue: "com.example.feed", isMainQueue: false)
         report.findings[0].otherThread = ReportThread(id: 4, name: "other", queue: "q", isMainQueue: true)
         let closure = ReportClosure(

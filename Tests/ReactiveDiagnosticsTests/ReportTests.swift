@@ -47,7 +47,7 @@ struct ReportTests {
 
     @Test func containsFindingsLedgerSchedulersAndSymbolizedStacks() throws {
         let report = populatedEngine().makeReport()
-        #expect(report.schemaVersion == 2)
+        #expect(report.schemaVersion == DiagnosticsReport.currentSchemaVersion)
         #expect(Set(report.findings.map(\.kind)) == ["demandExceeded", "valueAfterTermination", "uncancelledTimer"])
         #expect(report.findings.allSatisfy { $0.test == "ReportTests.populated" && $0.fingerprint.count == 16 })
         #expect(report.ledger.kinds.contains { $0.kind == "timer" && $0.live == 1 })
@@ -72,7 +72,7 @@ struct ReportTests {
         #expect(errors.isEmpty, "\(errors.prefix(5))")
         // A broken report must fail, or the validator proves nothing.
         var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        object["schemaVersion"] = 3
+        object["schemaVersion"] = DiagnosticsReport.currentSchemaVersion + 1
         object["surprise"] = true
         #expect(validator.validate(object).count == 2)
     }

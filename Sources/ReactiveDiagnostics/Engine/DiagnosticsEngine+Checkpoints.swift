@@ -154,6 +154,7 @@ extension DiagnosticsEngine {
     /// started from now on are no longer its.
     private func closeTest(_ checkpoint: TestCheckpoint) {
         forgetTasks(of: checkpoint)
+        forgetNestedLeaks(of: checkpoint.test)
         openTests.withLock { open in
             let remaining = (open[checkpoint.test.rawValue] ?? 1) - 1
             open[checkpoint.test.rawValue] = remaining > 0 ? remaining : nil
@@ -238,30 +239,78 @@ extension DiagnosticsEngine {
             let relation = relations[site]
             var message = Self.leakMessage(kind: site.kind, label: label, count: count)
             if chain.sites.count > 1 {
-                let stages = chain.sites.map(LeakChains.stageName)
+                let stages = chain.sites.map { LeakChains.stageName($0, in: chain) }
                 details[ReportFinding.stagesKey] = stages.joined(separator: " → ")
                 details["stageCount"] = "\(stages.count)"
                 details[ReportFinding.stageFingerprintsKey] = stageFingerprints.joined(separator: " ")
                 message += Self.chainSentence(stages)
             }
+            var related = relation?.stack ?? .none
             if let relation {
                 details[ReportFinding.relatedStackRoleKey] = relation.stack.isCaptured ? relation.role : nil
                 if let note = relation.note?() {
                     message += ". " + note
                 }
             }
-            let finding = record(
-                FindingDraft(
-                    kind: site.kind.leakFindingKind,
-                    message: message,
-                    label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
-                    allocationStack: site.stack, capturesEventStack: false, details: details,
-                    relatedStack: relation?.stack ?? .none, retainPath: retainPath))
+            if let cause = chain.sites.first(where: { chain.inner[$0]?.isCause == true }),
+                let inner = chain.inner[cause]
+            {
+                let stage = LeakChains.stageName(cause)
+                details[ReportFinding.causeKey] = stage
+                message += causeSentence(stage: stage, operatorName: inner.operatorName, stack: cause.stack)
+                if !related.isCaptured {
+                    related = cause.stack
+                    details[ReportFinding.relatedStackRoleKey] = "never-ending inner publisher subscribed"
+                }
+            } else if let source = chain.sites.first, source.kind == .subscription,
+                LeakChains.stableName(source.label.name) == "Future"
+            {
+                // A subscription to a Future ends when its promise is called: one still alive
+                // means the promise never was.
+                details[ReportFinding.causeKey] = source.label.name
+                message += Self.futureCauseSentence
+            }
+            var draft = FindingDraft(
+                kind: site.kind.leakFindingKind,
+                message: message,
+                label: label.isEmpty ? nil : label, resourceKind: site.kind, test: checkpoint.test,
+                allocationStack: site.stack, capturesEventStack: false, details: details,
+                relatedStack: related, retainPath: retainPath)
+            if chain.sites.count > 1 {
+                let cause = details[ReportFinding.causeKey]
+                draft.chain = zip(chain.sites, stageFingerprints).map { stage, fingerprint in
+                    let inner = chain.inner[stage]
+                    let name = stage.label.name
+                    return FindingStage(
+                        label: name.isEmpty ? nil : name, resourceKind: stage.kind, allocationStack: stage.stack,
+                        fingerprint: fingerprint, innerOf: inner?.operatorName,
+                        isCause: inner?.isCause == true || (stage == chain.sites[0] && cause == name && !name.isEmpty))
+                }
+            }
+            let finding = record(draft)
             if isAccepted, let finding {
                 suppress(finding, reason: AcceptedFindings.suppressionReason)
             }
         }
     }
+
+    /// What a folded leak adds when an operator's inner subscription keeps the chain alive on
+    /// its own: which, where it was subscribed, and what to change.
+    func causeSentence(stage: String, operatorName: String, stack: StackID) -> String {
+        let frame = symbolize(stack).frames.first { $0.category == .user }
+        let place =
+            frame.flatMap(sourceLine(of:)).map { " at \($0.file.split(separator: "/").last ?? ""):\($0.line)" } ?? ""
+        let named = operatorName.isEmpty ? "its operator" : operatorName
+        return ". Cause: its source finished, but the inner publisher `\(stage)` that \(named) subscribed\(place) "
+            + "never completes, and \(named) waits for it: make that publisher complete (or bound it with "
+            + "`prefix`, `first` or `timeout`), or cancel the subscription"
+    }
+
+    /// What a leak adds when its chain's source is a `Future` that never completed.
+    static let futureCauseSentence =
+        ". Cause: its source, a `Future`, never completed: its promise was never called (a path of the "
+        + "Future's closure that returns without calling it?), so the subscription waits forever: call the "
+        + "promise on every path, or cancel the subscription"
 
     /// The leak sites of some live resources, in the order first seen, with their resources.
     struct LeakSites {
@@ -279,11 +328,12 @@ extension DiagnosticsEngine {
 
     /// The sites grouped into bugs (``LeakChains``).
     func leakChains(of order: [LeakSite]) -> [LeakChains.Chain] {
-        order.count > 1
-            ? LeakChains.group(
-                order, kindOf: { LeakChains.family(of: $0.kind) }, userFrames: userFrames(of:),
-                addresses: { self.stacks.addresses(of: $0) })
-            : order.map { LeakChains.Chain(sites: [$0]) }
+        guard order.count > 1 else { return order.map { LeakChains.Chain(sites: [$0]) } }
+        let kindOf = { (site: LeakSite) in LeakChains.family(of: site.kind) }
+        let chains = LeakChains.group(
+            order, kindOf: kindOf, userFrames: userFrames(of:), addresses: { self.stacks.addresses(of: $0) })
+        let nested = nestedLeaks.withLock { $0 }
+        return LeakChains.nest(chains, nested: nested, kindOf: kindOf, userFrames: userFrames(of:))
     }
 
     /// Every fingerprint a chain's finding answers to: its own, then its stages'.

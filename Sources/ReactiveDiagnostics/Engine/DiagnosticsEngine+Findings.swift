@@ -41,7 +41,7 @@ extension DiagnosticsEngine {
                 resourceKind: draft.resourceKind, test: test, allocationStack: draft.allocationStack,
                 eventStack: eventStack, relatedStack: draft.relatedStack, thread: thread,
                 otherThread: draft.otherThread,
-                time: time, details: draft.details, retainPath: draft.retainPath, policy: policy,
+                time: time, details: draft.details, retainPath: draft.retainPath, chain: draft.chain, policy: policy,
                 suppressedBy: policy == .ignore ? "policy:ignore" : nil)
         }
         return (finding, policy == .trap)

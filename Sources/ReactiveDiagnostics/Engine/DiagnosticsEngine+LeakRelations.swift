@@ -43,6 +43,43 @@ extension DiagnosticsEngine {
         let site = LeakSite(kind: kind, label: label, stack: stack)
         leakRelations.withLock { $0[site, default: LeakRelation()].note = note }
     }
+
+    /// Says that the resources allocated at `stack` were subscribed by an operator of a chain
+    /// (`operatorName`, whose own stage was allocated at `operatorStack`) while a value or
+    /// completion was delivered to it: a `flatMap`'s inner publishers, a `switchToLatest`'s, a
+    /// `catch`'s replacement. They are alive because that chain is, so should they leak they
+    /// are folded into its finding (``LeakChains``); and when the operator's own stage has
+    /// ended (its upstream finished) while they have not, the finding names them as the cause.
+    ///
+    /// ```swift
+    /// engine.nestLeaks(allocatedAt: innerStack, inside: flatMapStage.allocationStack, operatorName: "FlatMap", test: test)
+    /// ```
+    ///
+    /// Kept by allocation stack until the test's checkpoint, so call it once per subscribe call.
+    @_spi(Integration) public func nestLeaks(
+        allocatedAt stack: StackID, inside operatorStack: StackID, operatorName: String, test: TestIdentity
+    ) {
+        guard stack.isCaptured, operatorStack.isCaptured, stack != operatorStack, test.isKnown else { return }
+        let nested = NestedLeak(operatorStack: operatorStack, operatorName: operatorName, test: test)
+        nestedLeaks.withLock { $0[stack] = nested }
+    }
+
+    /// Forgets what ``nestLeaks(allocatedAt:inside:operatorName:test:)`` said for `test`: its
+    /// leaks are judged.
+    func forgetNestedLeaks(of test: TestIdentity) {
+        nestedLeaks.withLock { nested in
+            guard !nested.isEmpty else { return }
+            nested = nested.filter { $0.value.test != test }
+        }
+    }
+}
+
+/// An operator's inner subscription: which chain stage subscribed it (see
+/// ``DiagnosticsEngine/nestLeaks(allocatedAt:inside:operatorName:test:)``).
+struct NestedLeak: Sendable {
+    var operatorStack: StackID
+    var operatorName: String
+    var test: TestIdentity
 }
 
 /// Where leaked resources were allocated: one leak finding per site.

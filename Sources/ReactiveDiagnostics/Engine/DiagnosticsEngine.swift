@@ -68,6 +68,9 @@ public final class DiagnosticsEngine: Sendable {
     let journal = LockedValue<CrashJournal?>(nil)
     /// Second stacks that explain leaks, by allocation site (see ``explainLeaks(of:label:allocatedAt:by:role:)``).
     let leakRelations = LockedValue([LeakSite: LeakRelation]())
+    /// Operators' inner subscriptions of the open tests, by allocation stack (see
+    /// ``nestLeaks(allocatedAt:inside:operatorName:test:)``).
+    let nestedLeaks = LockedValue([StackID: NestedLeak]())
     /// The marker each running test's unstructured tasks inherit, held weakly (see
     /// ``trackingUnstructuredTasks(of:isolation:_:)``).
     let taskSentinels = LockedValue([TestCheckpoint: WeakTaskSentinel]())

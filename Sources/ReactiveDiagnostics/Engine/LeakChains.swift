@@ -1,4 +1,5 @@
 import ReactiveDiagnosticsReport
+import ReactiveDiagnosticsSymbolication
 
 /// Groups the leak sites of one test into bugs: the stages of one chain are one leak.
 ///
@@ -46,21 +47,101 @@ struct LeakChains {
     /// name (`Map` of `Map<Filter<PassthroughSubject<Int, Never>>, Int>`), a label given by
     /// hand as it is.
     static func stableName(_ label: String) -> String {
-        guard let open = label.firstIndex(of: "<"), open != label.startIndex else { return label }
-        return String(label[..<open])
+        FindingFingerprint.label(label, folded: true) ?? label
     }
 
     /// The label a finding's fingerprint takes: a folded chain's keeps only its downstream
     /// stage's own name (``stableName(_:)``), so that adding an operator upstream keeps it.
     static func fingerprintLabel(_ label: String?, folded: Bool) -> String? {
-        folded ? label.map(stableName) : label
+        FindingFingerprint.label(label, folded: folded)
     }
 
     /// One bug: the sites of one chain, upstream first.
     struct Chain {
         var sites: [LeakSite]
+        /// The sites an operator of the chain subscribed while delivering to it (a `flatMap`'s
+        /// inner publishers), folded in by ``nest(_:nested:userFrames:)``.
+        var inner: [LeakSite: Inner] = [:]
         /// The site the finding is told for: the most downstream stage.
         var representative: LeakSite { sites[sites.count - 1] }
+    }
+
+    /// An operator's inner subscription folded into its chain.
+    struct Inner {
+        /// The operator that subscribed it (`FlatMap`).
+        var operatorName: String
+        /// Whether it keeps the chain alive on its own: the operator's own stage has ended (its
+        /// upstream finished) while this one has not.
+        var isCause: Bool
+    }
+
+    /// How a stage of `chain` is listed: ``stageName(_:)``, and for an operator's inner
+    /// subscription the operator (`Empty<Int, Never> (inner of FlatMap)`).
+    static func stageName(_ site: LeakSite, in chain: Chain) -> String {
+        guard let inner = chain.inner[site], !inner.operatorName.isEmpty else { return stageName(site) }
+        return "\(stageName(site)) (inner of \(inner.operatorName))"
+    }
+
+    /// Folds the chains that are operators' inner subscriptions into the chain of the operator
+    /// that subscribed them: the chain with the operator's own stage, or, once that stage has
+    /// ended, the chain subscribed by the same call of the user's code. An inner chain whose
+    /// operator's chain is not among `chains` stays a finding of its own.
+    ///
+    /// - Parameters:
+    ///   - nested: What subscribed the resources allocated at a stack, when an operator did.
+    ///   - userFrames: A stack from its first user frame on, as for ``group(_:kindOf:userFrames:addresses:)``.
+    static func nest(
+        _ chains: [Chain], nested: [StackID: NestedLeak], kindOf: (LeakSite) -> FindingKind,
+        userFrames: (StackID) -> (frames: [UInt], depth: Int)?
+    ) -> [Chain] {
+        guard chains.count > 1, !nested.isEmpty else { return chains }
+        var chains = chains
+        var merged = true
+        while merged {
+            merged = false
+            search: for position in chains.indices {
+                for site in chains[position].sites {
+                    guard let parent = nested[site.stack],
+                        let host = self.host(
+                            of: parent.operatorStack, kind: kindOf(site), among: chains, except: position,
+                            kindOf: kindOf, userFrames: userFrames)
+                    else { continue }
+                    let operatorLive = chains.contains { $0.sites.contains { $0.stack == parent.operatorStack } }
+                    var folded = chains[host]
+                    for innerSite in chains[position].sites {
+                        folded.inner[innerSite] = Inner(operatorName: parent.operatorName, isCause: !operatorLive)
+                    }
+                    folded.inner.merge(chains[position].inner) { mine, _ in mine }
+                    // Inner publishers feed the operator: they are upstream of its chain.
+                    folded.sites = chains[position].sites + folded.sites
+                    chains[host] = folded
+                    chains.remove(at: position)
+                    merged = true
+                    break search
+                }
+            }
+        }
+        return chains
+    }
+
+    /// The chain, other than the one at `except`, that the operator stage allocated at
+    /// `operatorStack` belongs to: the one holding that stage, else one subscribed by the
+    /// same call of the user's code.
+    private static func host(
+        of operatorStack: StackID, kind: FindingKind, among chains: [Chain], except: Int,
+        kindOf: (LeakSite) -> FindingKind, userFrames: (StackID) -> (frames: [UInt], depth: Int)?
+    ) -> Int? {
+        let candidates = chains.indices.filter { $0 != except && kindOf(chains[$0].representative) == kind }
+        if let holding = candidates.first(where: { chains[$0].sites.contains { $0.stack == operatorStack } }) {
+            return holding
+        }
+        guard let user = userFrames(operatorStack), !user.frames.isEmpty else { return nil }
+        return candidates.first { position in
+            chains[position].sites.contains { site in
+                guard let other = userFrames(site.stack), other.frames.first == user.frames.first else { return false }
+                return agree(user.frames, other.frames)
+            }
+        }
     }
 
     /// The chains of `sites` (in the order of their first site), each site in exactly one.

@@ -44,6 +44,8 @@ public struct Finding: Sendable, Identifiable, Hashable {
     public let details: [String: String]
     /// For a leaked subscription: why it is still alive (the retain cycle it belongs to).
     public let retainPath: ReportRetainPath?
+    /// For a leak that folds a chain: its stages, upstream first (empty otherwise).
+    public let chain: [FindingStage]
     /// What the policy decided.
     public internal(set) var policy: FindingPolicy
     /// The suppression rule that matched, if any.
@@ -91,6 +93,8 @@ public struct FindingDraft: Sendable {
     public var severity: Severity?
     /// For a leaked subscription: why it is still alive.
     public var retainPath: ReportRetainPath?
+    /// For a leak that folds a chain: its stages, upstream first.
+    public var chain: [FindingStage] = []
 
     /// Describes a finding.
     public init(

@@ -48,8 +48,10 @@ final class CrashJournal: FindingObserver, Sendable {
             let allocation = state.stacks.rawReference(finding.allocationStack, segments: &state.segments)
             let event = state.stacks.rawReference(finding.eventStack, segments: &state.segments)
             let related = state.stacks.rawReference(finding.relatedStack, segments: &state.segments)
+            let stages = finding.chain.map { state.stacks.rawReference($0.allocationStack, segments: &state.segments) }
             let converted = state.converter.convert(
-                finding, fingerprint: "", allocationStack: allocation, eventStack: event, relatedStack: related)
+                finding, fingerprint: "", allocationStack: allocation, eventStack: event, relatedStack: related,
+                chainStacks: stages)
             appendAdded(since: before, to: &state)
             append(.finding(converted), to: &state)
             return state.generation
@@ -58,7 +60,10 @@ final class CrashJournal: FindingObserver, Sendable {
         // The engine is alive while it records; the queued work keeps it so until it is done.
         let engine = self.engine
         naming.async { [self] in
-            name([finding.allocationStack, finding.eventStack, finding.relatedStack], of: finding, generation, engine)
+            name(
+                [finding.allocationStack, finding.eventStack, finding.relatedStack]
+                    + finding.chain.map(\.allocationStack),
+                of: finding, generation, engine)
         }
     }
 

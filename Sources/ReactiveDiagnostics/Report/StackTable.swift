@@ -125,22 +125,33 @@ struct FindingConverter {
             finding, fingerprint: engine.fingerprint(of: finding),
             allocationStack: stacks.reference(finding.allocationStack),
             eventStack: stacks.reference(finding.eventStack),
-            relatedStack: stacks.reference(finding.relatedStack))
+            relatedStack: stacks.reference(finding.relatedStack),
+            chainStacks: finding.chain.map { stacks.reference($0.allocationStack) })
     }
 
     /// Converts a finding whose stacks the caller added (raw, for a crash journal) and whose
     /// fingerprint it knows (empty while its stacks are not named yet).
     mutating func convert(
-        _ finding: Finding, fingerprint: String, allocationStack: Int?, eventStack: Int?, relatedStack: Int?
+        _ finding: Finding, fingerprint: String, allocationStack: Int?, eventStack: Int?, relatedStack: Int?,
+        chainStacks: [Int?]
     ) -> ReportFinding {
-        ReportFinding(
+        var chain: [ReportChainStage]?
+        if !finding.chain.isEmpty {
+            chain = zip(finding.chain, chainStacks).map { stage, stack in
+                ReportChainStage(
+                    label: stage.label, resourceKind: name(of: stage.resourceKind), allocationStack: stack,
+                    fingerprint: stage.fingerprint, innerOf: stage.innerOf, isCause: stage.isCause)
+            }
+        }
+        return ReportFinding(
             id: finding.id, kind: finding.kind.rawValue, severity: finding.severity, message: finding.message,
             label: finding.label, resourceKind: finding.resourceKind.map { name(of: $0) }, test: name(of: finding.test),
             fingerprint: fingerprint, policy: finding.policy.rawValue,
             suppressedBy: finding.suppressedBy, allocationStack: allocationStack, eventStack: eventStack,
             relatedStack: relatedStack, thread: finding.thread.map(Self.thread),
             otherThread: finding.otherThread.map(Self.thread),
-            time: (finding.time * 1000).rounded() / 1000, details: finding.details, retainPath: finding.retainPath)
+            time: (finding.time * 1000).rounded() / 1000, details: finding.details, retainPath: finding.retainPath,
+            chain: chain)
     }
 
     mutating func name(of test: TestIdentity) -> String? {

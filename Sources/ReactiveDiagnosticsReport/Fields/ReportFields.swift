@@ -73,6 +73,18 @@ extension ReportFinding: ReportObject {
         .required("time", .double),
         .required("details", .stringMap),
         .optional("retainPath", .object(ReportRetainPath.self)),
+        .optional("chain", .array(ReportChainStage.self)),
+    ]
+}
+
+extension ReportChainStage: ReportObject {
+    package static let fields: [ReportField] = [
+        .optional("label", .string),
+        .required("resourceKind", .string),
+        .optional("allocationStack", .int),
+        .required("fingerprint", .string),
+        .optional("innerOf", .string),
+        .required("isCause", .bool),
     ]
 }
 

@@ -164,6 +164,7 @@ extension ReportFinding {
         var time: Double?
         var details: [String: String]?
         var retainPath: ReportRetainPath?
+        var chain: [ReportChainStage]?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -186,6 +187,7 @@ extension ReportFinding {
             case "time": time = try r.readDouble()
             case "details": details = try r.readStringDictionary()
             case "retainPath": retainPath = try r.optional(ReportRetainPath.read)
+            case "chain": chain = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readArray(ReportChainStage.read) }
             default: try r.skipValue()
             }
             r.path.removeLast()
@@ -208,7 +210,8 @@ extension ReportFinding {
             otherThread: otherThread,
             time: try r.required(time, "time"),
             details: try r.required(details, "details"),
-            retainPath: retainPath)
+            retainPath: retainPath,
+            chain: chain)
     }
 }
 
@@ -386,6 +389,38 @@ extension ReportRetainHold {
             links: try r.required(links, "links"),
             type: try r.required(type, "type"),
             strength: try r.required(strength, "strength"))
+    }
+}
+
+extension ReportChainStage {
+    static func read(_ r: inout JSONReader) throws(JSONReadError) -> ReportChainStage {
+        var label: String?
+        var resourceKind: String?
+        var allocationStack: Int?
+        var fingerprint: String?
+        var innerOf: String?
+        var isCause: Bool?
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.path.append(key)
+            switch key {
+            case "label": label = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "resourceKind": resourceKind = try r.readString()
+            case "allocationStack": allocationStack = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
+            case "fingerprint": fingerprint = try r.readString()
+            case "innerOf": innerOf = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
+            case "isCause": isCause = try r.readBool()
+            default: try r.skipValue()
+            }
+            r.path.removeLast()
+        }
+        return ReportChainStage(
+            label: label,
+            resourceKind: try r.required(resourceKind, "resourceKind"),
+            allocationStack: allocationStack,
+            fingerprint: try r.required(fingerprint, "fingerprint"),
+            innerOf: innerOf,
+            isCause: try r.required(isCause, "isCause"))
     }
 }
 

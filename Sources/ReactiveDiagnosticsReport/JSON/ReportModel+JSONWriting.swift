@@ -100,6 +100,15 @@ extension ReportFinding {
         if let allocationStack {
             w.field("allocationStack", allocationStack)
         }
+        if let chain {
+            w.key("chain")
+            w.beginArray()
+            for element in chain {
+                w.element()
+                element.write(to: &w)
+            }
+            w.endArray()
+        }
         w.key("details")
         w.beginObject()
         for member in details.keys.sorted() {
@@ -270,6 +279,25 @@ extension ReportRetainHold {
         w.endArray()
         w.field("strength", strength.rawValue)
         w.field("type", type)
+        w.endObject()
+    }
+}
+
+extension ReportChainStage {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        if let allocationStack {
+            w.field("allocationStack", allocationStack)
+        }
+        w.field("fingerprint", fingerprint)
+        if let innerOf {
+            w.field("innerOf", innerOf)
+        }
+        w.field("isCause", isCause)
+        if let label {
+            w.field("label", label)
+        }
+        w.field("resourceKind", resourceKind)
         w.endObject()
     }
 }

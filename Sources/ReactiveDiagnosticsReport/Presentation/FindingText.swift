@@ -145,6 +145,7 @@ public enum FindingText {
         {
             lines.append("  on \(Self.thread(thread))")
         }
+        lines += chainLines(of: finding, stack: stack, imagePath: imagePath, detail: detail).map { "  " + $0 }
         if let retainPath = finding.retainPath {
             lines += retainPath.textLines().map { "  " + $0 }
         }
@@ -153,6 +154,35 @@ public enum FindingText {
         }
         lines.append("  fingerprint \(finding.fingerprint)")
         return lines.joined(separator: "\n")
+    }
+}
+
+extension FindingText {
+    /// The stages of a folded chain (``ReportFinding/chain``), upstream first, each where the
+    /// user's code made it (its first user frame: the function for a failed test, the line in a
+    /// viewer) and the one that keeps the chain alive marked; empty for a finding of one stage.
+    ///
+    /// ```swift
+    /// FindingText.chainLines(of: finding, stack: { index[$0] }, imagePath: { images[$0]?.path })
+    /// // ["chain of 3 stages, upstream first:",
+    /// //  "  Empty<Int, Never> (inner of FlatMap), the cause: made at Feed.swift:42", …]
+    /// ```
+    public static func chainLines(
+        of finding: ReportFinding, stack: (Int) -> ReportStack?, imagePath: (Int) -> String?, detail: Detail = .viewer
+    ) -> [String] {
+        guard let chain = finding.chain, chain.count > 1 else { return [] }
+        var lines = ["chain of \(chain.count) stages, upstream first:"]
+        for stage in chain {
+            var line = "  " + stage.name + (stage.isCause ? ", the cause" : "")
+            let user = stage.allocationStack.flatMap(stack)?.frames.first { $0.category == .user }
+            if let user {
+                let shown = ReportFrame.Shown(frame: user, imagePath: user.image.flatMap(imagePath))
+                let place = detail == .viewer ? shown.presentedLocation ?? shown.presentedName : shown.presentedName
+                line += ": made at \(place)"
+            }
+            lines.append(line)
+        }
+        return lines
     }
 }
 

@@ -28,6 +28,18 @@ package enum FindingFingerprint {
         }
         return hash.hex
     }
+
+    /// The label a finding's fingerprint takes: a folded chain's keeps only its downstream
+    /// stage's own name (`Map` of `Map<Filter<PassthroughSubject<Int, Never>>, Int>`), so that
+    /// adding an operator upstream keeps it; any other finding's label as it is.
+    ///
+    /// ```swift
+    /// FindingFingerprint.label("Map<Just<Int>, Int>", folded: true)   // "Map"
+    /// ```
+    package static func label(_ label: String?, folded: Bool) -> String? {
+        guard folded, let label, let open = label.firstIndex(of: "<"), open != label.startIndex else { return label }
+        return String(label[..<open])
+    }
 }
 
 /// 64-bit FNV-1a, used for fingerprints (stable across runs and platforms, unlike `Hasher`).

@@ -22,10 +22,15 @@ struct HookThreadState {
         let skipped: Bool
     }
 
-    /// A value or completion delivery in progress; `monitor` is nil for untracked stages.
+    /// A value or completion delivery in progress; `stage` is nil for untracked stages.
     struct DeliveryFrame {
-        let monitor: StreamMonitor?
+        let stage: Stage?
         let delivery: StreamMonitor.Delivery?
+        /// How many subscribe calls were in progress on the thread when it began: a subscribe
+        /// call made at that depth is the receiving stage's own (a `flatMap`'s inner publisher).
+        let subscribeDepth: Int
+
+        var monitor: StreamMonitor? { stage?.monitor }
     }
 
     /// One cached stage.
@@ -80,6 +85,16 @@ struct HookThreadState {
             state.pointee.reset(session: session)
         }
         return state
+    }
+
+    /// The operator stage a subscribe call made now belongs to: the stage receiving the
+    /// innermost delivery, when it is an operator's and the call is its own (no other
+    /// subscribe call was begun inside that delivery).
+    func nestingOperator() -> Stage? {
+        guard let frame = deliveries.last, let stage = frame.stage, stage.operatorName != nil,
+            frame.subscribeDepth == subscribes.count
+        else { return nil }
+        return stage
     }
 
     private mutating func reset(session: UInt64) {

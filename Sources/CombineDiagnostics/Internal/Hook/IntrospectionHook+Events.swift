@@ -23,27 +23,35 @@ extension IntrospectionHook {
         }
     }
 
-    /// The monitor a delivery to `key` enters, counted as open until its `did…` half; none
+    /// The stage a delivery to `key` enters, counted as open until its `did…` half; none
     /// once the instrumentation is stopping.
     @inline(__always)
-    private func trackedMonitor(_ key: StageKey, thread: UnsafeMutablePointer<HookThreadState>) -> StreamMonitor? {
-        guard isActive.load(ordering: .relaxed), let monitor = stageForEvent(key, thread: thread)?.monitor else {
+    private func trackedStage(_ key: StageKey, thread: UnsafeMutablePointer<HookThreadState>) -> Stage? {
+        guard isActive.load(ordering: .relaxed), let stage = stageForEvent(key, thread: thread) else {
             return nil
         }
         openDeliveries.add(1, ordering: .relaxed)
-        return monitor
+        return stage
+    }
+
+    /// Enters a delivery frame on the thread.
+    @inline(__always)
+    private func enter(
+        _ stage: Stage?, _ delivery: StreamMonitor.Delivery?, thread: UnsafeMutablePointer<HookThreadState>
+    ) {
+        thread.pointee.deliveries.append(
+            .init(stage: stage, delivery: delivery, subscribeDepth: thread.pointee.subscribes.count))
     }
 
     // MARK: Values
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let thread = HookThreadState.current(session: session)
-        guard let monitor = trackedMonitor(StageKey(subscriber), thread: thread) else {
-            thread.pointee.deliveries.append(.init(monitor: nil, delivery: nil))
+        guard let stage = trackedStage(StageKey(subscriber), thread: thread) else {
+            enter(nil, nil, thread: thread)
             return
         }
-        let delivery = monitor.willDeliverValue()
-        thread.pointee.deliveries.append(.init(monitor: monitor, delivery: delivery))
+        enter(stage, stage.monitor.willDeliverValue(), thread: thread)
     }
 
     func didReceive<Downstream: Subscriber>(
@@ -65,8 +73,8 @@ extension IntrospectionHook {
         subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>
     ) {
         let thread = HookThreadState.current(session: session)
-        guard let monitor = trackedMonitor(StageKey(subscriber), thread: thread) else {
-            thread.pointee.deliveries.append(.init(monitor: nil, delivery: nil))
+        guard let stage = trackedStage(StageKey(subscriber), thread: thread) else {
+            enter(nil, nil, thread: thread)
             return
         }
         let failure: String?
@@ -74,8 +82,7 @@ extension IntrospectionHook {
         case .finished: failure = nil
         case .failure(let error): failure = String(describing: error)
         }
-        let delivery = monitor.willTerminate(failure: failure)
-        thread.pointee.deliveries.append(.init(monitor: monitor, delivery: delivery))
+        enter(stage, stage.monitor.willTerminate(failure: failure), thread: thread)
     }
 
     func didReceive<Downstream: Subscriber>(

@@ -59,12 +59,22 @@ final class IntrospectionHook: _Introspection, Sendable {
             thread.pointee.subscribes.append(.init(key: key, skipped: true))
             return
         }
+        // An operator subscribing while a value or completion is delivered to it (a `flatMap`'s
+        // inner publisher, a `switchToLatest`'s, a `catch`'s replacement, a `append`'s suffix):
+        // the new stage is alive because the operator's chain is.
+        let nesting = subscriberInfo.operatorName == nil ? nil : thread.pointee.nestingOperator()
         thread.pointee.subscribes.append(.init(key: key, skipped: false))
         let stack = engine.captureAllocationStack()
+        let test = engine.currentTest()
         let object = WeakObject.of(subscriber, isClass: subscriberInfo.isClass)
+        if let nesting {
+            engine.nestLeaks(
+                allocatedAt: stack, inside: nesting.monitor.allocationStack,
+                operatorName: nesting.operatorName ?? "", test: test)
+        }
         if table.announce(
-            key, info: info, stack: stack, test: engine.currentTest(), subscriber: object,
-            hasFrameworkSubscriber: subscriberInfo.isFrameworkType
+            key, info: info, stack: stack, test: test, subscriber: object,
+            hasFrameworkSubscriber: subscriberInfo.isFrameworkType, operatorName: subscriberInfo.operatorName
         ) {
             sweep()
         }
@@ -150,7 +160,7 @@ final class IntrospectionHook: _Introspection, Sendable {
         }
         let stage = Stage(
             monitor: monitor, key: key, subscriber: pending.subscriber, subscriptionObject: subscriptionObject,
-            hasFrameworkSubscriber: pending.hasFrameworkSubscriber)
+            hasFrameworkSubscriber: pending.hasFrameworkSubscriber, operatorName: pending.operatorName)
         guard table.install(stage, replacing: pending.serial, subscription: subscription) else {
             // Another thread activated it first; this monitor never existed for anyone.
             monitor.cancelled(checkPremature: false)

@@ -11,18 +11,21 @@ final class Stage: @unchecked Sendable {
     /// The subscriber is one of the framework's own (an operator's): its requests are the
     /// framework's, not the user's.
     let hasFrameworkSubscriber: Bool
+    /// The operator whose own subscriber this stage's is (`FlatMap`), if it is one's.
+    let operatorName: String?
     /// The subscription the stage is linked to (guarded by the table's lock).
     var subscription: SubscriptionKey?
 
     init(
         monitor: StreamMonitor, key: StageKey, subscriber: WeakObject, subscriptionObject: WeakObject,
-        hasFrameworkSubscriber: Bool
+        hasFrameworkSubscriber: Bool, operatorName: String?
     ) {
         self.monitor = monitor
         self.key = key
         self.subscriber = subscriber
         self.subscriptionObject = subscriptionObject
         self.hasFrameworkSubscriber = hasFrameworkSubscriber
+        self.operatorName = operatorName
     }
 
     /// Whether the stream finished or failed (not merely cancelled).
@@ -60,6 +63,7 @@ struct PendingStage: Sendable {
     let test: TestIdentity
     let subscriber: WeakObject
     let hasFrameworkSubscriber: Bool
+    let operatorName: String?
     let serial: UInt64
 }
 

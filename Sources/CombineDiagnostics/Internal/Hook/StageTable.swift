@@ -66,14 +66,15 @@ final class StageTable: Sendable {
     /// be pruned.
     func announce(
         _ key: StageKey, info: PublisherTypeInfo, stack: StackID, test: TestIdentity, subscriber: WeakObject,
-        hasFrameworkSubscriber: Bool
+        hasFrameworkSubscriber: Bool, operatorName: String?
     ) -> Bool {
         func insert(_ state: inout State) {
             state.nextSerial &+= 1
             state.stages[key] = .pending(
                 PendingStage(
                     label: info.label, kind: info.kind, stack: stack, test: test, subscriber: subscriber,
-                    hasFrameworkSubscriber: hasFrameworkSubscriber, serial: state.nextSerial))
+                    hasFrameworkSubscriber: hasFrameworkSubscriber, operatorName: operatorName,
+                    serial: state.nextSerial))
         }
         let (existing, shouldPrune) = state.withLock { state -> (StageSlot?, Bool) in
             if let slot = state.stages[key] {

@@ -13,6 +13,11 @@ struct SubscriberTypeInfo: Sendable {
     /// A subscriber of the framework's own (an operator's inner subscriber, `Sink`,
     /// `SubjectSubscriber`), not one of the user's (`AnySubscriber` wraps the user's).
     let isFrameworkType: Bool
+    /// For an operator's own subscriber (`Publishers.FlatMap<…>.Outer`), the operator's name
+    /// (`FlatMap`); `nil` for every other subscriber (`Sink`, `Assign`, the user's). What an
+    /// operator subscribes while a value or completion is delivered to it (a `flatMap`'s inner
+    /// publishers) is alive because its chain is.
+    let operatorName: String?
 
     init<S: Subscriber>(_ type: S.Type) {
         isAnySubscriber = type is any AnySubscriberMarker.Type
@@ -20,6 +25,17 @@ struct SubscriberTypeInfo: Sendable {
         isClass = type is AnyObject.Type
         let name = String(reflecting: type)
         isFrameworkType = !isAnySubscriber && (name.hasPrefix("OpenCombine.") || name.hasPrefix("Combine."))
+        operatorName = isFrameworkType ? Self.operatorName(reflecting: name) : nil
+    }
+
+    /// `OpenCombine.Publishers.FlatMap<…>.Outer<…>` → `FlatMap`; `nil` outside `Publishers`.
+    static func operatorName(reflecting name: String) -> String? {
+        for prefix in ["OpenCombine.Publishers.", "Combine.Publishers."] where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            let end = rest.firstIndex { $0 == "<" || $0 == "." } ?? rest.endIndex
+            return rest[..<end].isEmpty ? nil : String(rest[..<end])
+        }
+        return nil
     }
 }
 

@@ -65,9 +65,7 @@ extension DiagnosticsReport {
     func referencedStacks(filter: FindingFilter) -> Set<Int> {
         var ids: Set<Int> = []
         for finding in findings where filter.matches(finding) {
-            for id in [finding.allocationStack, finding.eventStack, finding.relatedStack] {
-                if let id { ids.insert(id) }
-            }
+            ids.formUnion(finding.stackIDs)
         }
         for site in ledger.liveAtEnd {
             if let id = site.stack { ids.insert(id) }

@@ -143,6 +143,13 @@ private struct MergeState {
             finding.allocationStack = finding.allocationStack.flatMap { stackMap[$0] }
             finding.eventStack = finding.eventStack.flatMap { stackMap[$0] }
             finding.relatedStack = finding.relatedStack.flatMap { stackMap[$0] }
+            if let chain = finding.chain {
+                finding.chain = chain.map { stage in
+                    var stage = stage
+                    stage.allocationStack = stage.allocationStack.flatMap { stackMap[$0] }
+                    return stage
+                }
+            }
             findings.append(finding)
         }
         addLedger(report.ledger, stackMap: stackMap)

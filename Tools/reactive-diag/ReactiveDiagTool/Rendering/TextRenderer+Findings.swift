@@ -47,6 +47,12 @@ extension TextRenderer {
                 + style.dim(
                     "fingerprint \(group.fingerprint) · findings "
                         + Formatting.list(group.findingIDs.map { "#\($0)" }, limit: 10)))
+        if let chain = group.chain {
+            line(indent + "chain       " + (chain.first ?? ""))
+            for text in chain.dropFirst() {
+                line(indent + "          " + text)
+            }
+        }
         if let path = group.retainPath {
             line(indent + "why alive   " + (path.lines.first ?? path.summary))
             for text in path.lines.dropFirst() {

@@ -40,6 +40,10 @@ public struct GroupView: Codable, Sendable, Equatable {
     public var stacks: [StackReference]
     /// For a leaked subscription: why it is still alive, when the engine could tell.
     public var retainPath: RetainPathView?
+    /// For a leak that folds a chain: a heading and one line per stage, upstream first, each
+    /// where the user's code made it and the stage that keeps the chain alive marked
+    /// (`FindingText.chainLines`); `nil` for a finding of one stage.
+    public var chain: [String]? = nil
 }
 
 /// Why a leaked subscription is alive, as a view shows it: the report's structured retain

@@ -102,6 +102,9 @@ extension GroupView {
             retainPath: finding.retainPath.map {
                 RetainPathView(verdict: $0.verdict.rawValue, summary: $0.summary, lines: $0.textLines())
             })
+        let chain = FindingText.chainLines(
+            of: finding, stack: index.stack, imagePath: { index.image($0)?.path }, detail: .viewer)
+        self.chain = chain.isEmpty ? nil : chain
     }
 }
 
