@@ -107,4 +107,56 @@ struct TaskStartTests {
         #expect(outcome.findings.map(\.kind) == [.leakedSubscription], "the iteration explains the task")
         feed.finish()
     }
+
+    /// One bug, one finding: a task looping over a chain of async operators on a stream nobody
+    /// finishes is one finding at its `Task {` line, however long the chain.
+    @Test(arguments: [0, 1, 3, 10])
+    func aTaskOverAChainOfOperatorsIsOneFinding(operators: Int) async throws {
+        let engine = makeEngine()
+        let (stream, feed) = AsyncStream.makeStream(of: Int.self)
+        let received = Counter()
+        // A name per case: cases of one test run at the same time (the Swift Testing trait numbers them).
+        let outcome = await runTest(engine, "aTaskOverAChainOfOperatorsIsOneFinding #\(operators)") {
+            ChainedListener.start(over: stream, operators: operators, counting: received)
+            feed.yield(1)
+            await eventually("the element arrived") { received.value == 1 }
+        }
+        let lifetime = outcome.findings.filter { $0.kind.isLifetime }
+        #expect(lifetime.count == 1, "\(outcome.findings.map { engine.describe($0) })")
+        let finding = lifetime.first
+        expectEvidence(
+            finding, engine, kind: .leakedResource, label: "Task { … }", outcome: outcome,
+            function: "ChainedListener.start")
+        feed.finish()
+    }
+}
+
+/// A counter shared with a task.
+final class Counter: @unchecked Sendable {
+    // Unchecked: `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+}
+
+/// App-style code: a task over `operators` maps of a stream, never cancelled.
+enum ChainedListener {
+    static func mapped<Base: AsyncSequence<Int, Never>>(_ base: Base, step: Int) -> any AsyncSequence<Int, Never> {
+        base.map { $0 + step }
+    }
+
+    @inline(never)
+    static func start(over stream: AsyncStream<Int>, operators: Int, counting received: Counter) {
+        var chain: any AsyncSequence<Int, Never> = stream
+        for step in 0..<operators {
+            chain = mapped(chain, step: step)
+        }
+        let sequence = chain
+        Task {
+            for await _ in sequence {
+                received.increment()
+            }
+        }
+    }
 }

@@ -76,6 +76,38 @@ extension RxIntegrationTests {
             #expect(leaks.allSatisfy { $0.test == outcome.test && $0.label == Self.label })
         }
 
+        /// `subject`, then `operators` maps, then a closure-based subscribe, at one line.
+        @inline(never)
+        static func chain(_ subject: PublishSubject<Int>, operators: Int, into bag: DisposeBag) {
+            var chain = subject.asObservable()
+            for step in 0..<operators {
+                chain = chain.map { $0 + step }
+            }
+            chain.subscribe(onNext: { _ in }).disposed(by: bag)
+        }
+
+        /// One bug, one finding: the hooks count the chain's one closure-based subscription, never
+        /// its operators; a `flatMap`'s never-ending inner adds nothing; two chains are two.
+        @Test(arguments: [1, 3, 10])
+        func aLeakedChainIsOneFinding(operators: Int) throws {
+            let engine = makeEngine(settle: .milliseconds(300))
+            let bag = DisposeBag()  // outlives the test
+            let subject = PublishSubject<Int>()
+            let outcome = hooked(engine) {
+                Self.chain(subject, operators: operators, into: bag)
+                subject.flatMap { _ in Observable<Int>.never() }.subscribe(onNext: { _ in }).disposed(by: bag)
+                subject.onNext(1)
+            }
+            let leaks = outcome.findings.filter { $0.kind == .leakedSubscription }
+            #expect(leaks.count == 2, "\(describe(engine, outcome.findings))")
+            #expect(leaks.allSatisfy { $0.test == outcome.test && $0.label == Self.label })
+            let stacks = leaks.map {
+                engine.symbolize($0.allocationStack).frames.compactMap(\.function).joined(separator: "\n")
+            }
+            #expect(stacks.filter { $0.contains("HookedSubscriptionTests.chain") }.count == 1)
+            #expect(stacks.filter { $0.contains("aLeakedChainIsOneFinding") }.count == 2)
+        }
+
         // MARK: Ended subscriptions are never reported
 
         @Test func disposedCompletedFailedAndBagReleasedSubscriptionsAreNotLeaks() {
