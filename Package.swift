@@ -11,14 +11,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// The RxSwift integration's settings, as in its own package before: without
-/// `InternalImportsByDefault`, so its imports (`@preconcurrency import RxSwift`) stay public, which
-/// its public signatures (RxSwift's types) need.
-let rxSwiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-]
-
 /// Apple's Combine where it exists, OpenCombine elsewhere (what OpenCombineShim does).
 let openCombine: [Target.Dependency] = [
     .product(name: "OpenCombineShim", package: "OpenCombine")
@@ -142,7 +134,7 @@ let package = Package(
                 .product(name: "RxSwift", package: "RxSwift", condition: .when(traits: ["RxSwift"])),
             ],
             path: "Integrations/RxSwift/RxDiagnostics/Sources/RxDiagnostics",
-            swiftSettings: rxSwiftSettings
+            swiftSettings: swiftSettings
         ),
 
         // MARK: Test glue

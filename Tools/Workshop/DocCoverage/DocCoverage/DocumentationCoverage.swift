@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which public symbols of a module have a documentation comment, read from the module's symbol
 /// graphs.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The topic groups of a module's landing page, read from the documentation archive DocC built
 /// (`<Module>.doccarchive/data/documentation/<module>.json`): the groups the catalog wrote

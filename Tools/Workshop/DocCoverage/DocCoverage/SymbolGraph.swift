@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The part of a Swift symbol graph (`<Module>.symbols.json`, `<Module>@<Extended>.symbols.json`,
 /// as `swift-symbolgraph-extract` writes them for `swift package generate-documentation`) that

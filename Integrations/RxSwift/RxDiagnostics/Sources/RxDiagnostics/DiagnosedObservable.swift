@@ -1,6 +1,6 @@
 #if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
-import ReactiveDiagnostics
-@preconcurrency import RxSwift
+public import ReactiveDiagnostics
+@preconcurrency public import RxSwift
 
 /// An observable that checks every subscription to its source: the transparent RxSwift
 /// operator behind ``RxSwift/ObservableType/diagnosed(_:contract:engine:)``.

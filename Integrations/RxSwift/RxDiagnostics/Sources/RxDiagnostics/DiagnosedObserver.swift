@@ -1,6 +1,6 @@
 #if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
-import ReactiveDiagnostics
-@preconcurrency import RxSwift
+public import ReactiveDiagnostics
+@preconcurrency public import RxSwift
 
 /// An observer that checks the events it receives: the final subscriber's side of
 /// ``DiagnosedObservable``, for `subscribe(_:)` and for the observer of `Observable.create`.

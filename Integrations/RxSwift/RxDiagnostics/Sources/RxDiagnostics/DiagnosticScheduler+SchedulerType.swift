@@ -1,7 +1,7 @@
 #if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
-import Dispatch
+public import Dispatch
 import ReactiveDiagnostics
-@preconcurrency import RxSwift
+@preconcurrency public import RxSwift
 
 extension DiagnosticScheduler: SchedulerType where Base: SchedulerType {
     /// The base scheduler's time (virtual time for a `VirtualTimeScheduler`).

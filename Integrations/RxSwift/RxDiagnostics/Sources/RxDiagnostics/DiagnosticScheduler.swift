@@ -1,7 +1,7 @@
 #if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
-@_spi(Integration) import ReactiveDiagnostics
+@_spi(Integration) public import ReactiveDiagnostics
 import ReactiveDiagnosticsReport
-@preconcurrency import RxSwift
+@preconcurrency public import RxSwift
 
 /// A scheduler that watches the work it runs: a wrapper around any RxSwift scheduler.
 ///

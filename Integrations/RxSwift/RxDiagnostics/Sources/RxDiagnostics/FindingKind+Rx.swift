@@ -1,5 +1,5 @@
 #if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
-import ReactiveDiagnostics
+public import ReactiveDiagnostics
 
 extension FindingKind {
     /// An error reached a subscriber that has no error handler: RxSwift hands it to

@@ -1,6 +1,6 @@
 #if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
-import ReactiveDiagnostics
-@preconcurrency import RxSwift
+public import ReactiveDiagnostics
+@preconcurrency public import RxSwift
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
     /// Checks every subscription to this `Single`; see ``DiagnosedObservable``.

@@ -1,6 +1,6 @@
 #if RxSwift  // the package trait RxSwift (Package.swift): without it, this module is empty
 import Foundation
-import ReactiveDiagnostics
+public import ReactiveDiagnostics
 @preconcurrency import RxSwift
 import Synchronization
 
