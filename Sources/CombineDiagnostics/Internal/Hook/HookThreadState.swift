@@ -22,15 +22,15 @@ struct HookThreadState {
         let skipped: Bool
     }
 
-    /// A value or completion delivery in progress; `stage` is nil for untracked stages.
+    /// A value or completion delivery in progress; `monitor` is nil for untracked stages.
     struct DeliveryFrame {
-        let stage: Stage?
+        let monitor: StreamMonitor?
         let delivery: StreamMonitor.Delivery?
         /// How many subscribe calls were in progress on the thread when it began: a subscribe
         /// call made at that depth is the receiving stage's own (a `flatMap`'s inner publisher).
-        let subscribeDepth: Int
-
-        var monitor: StreamMonitor? { stage?.monitor }
+        let subscribeDepth: Int32
+        /// The receiving stage's operator (``OperatorNames``), when it is an operator's.
+        let operatorID: OperatorNames.ID
     }
 
     /// One cached stage.
@@ -90,11 +90,11 @@ struct HookThreadState {
     /// The operator stage a subscribe call made now belongs to: the stage receiving the
     /// innermost delivery, when it is an operator's and the call is its own (no other
     /// subscribe call was begun inside that delivery).
-    func nestingOperator() -> Stage? {
-        guard let frame = deliveries.last, let stage = frame.stage, stage.operatorName != nil,
-            frame.subscribeDepth == subscribes.count
+    func nestingOperator() -> (monitor: StreamMonitor, operatorID: OperatorNames.ID)? {
+        guard let frame = deliveries.last, let monitor = frame.monitor, frame.operatorID != OperatorNames.none,
+            Int(frame.subscribeDepth) == subscribes.count
         else { return nil }
-        return stage
+        return (monitor, frame.operatorID)
     }
 
     private mutating func reset(session: UInt64) {

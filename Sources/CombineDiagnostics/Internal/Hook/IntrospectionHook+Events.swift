@@ -34,24 +34,30 @@ extension IntrospectionHook {
         return stage
     }
 
-    /// Enters a delivery frame on the thread.
+    /// Enters a delivery frame on the thread: for `stage`, whose monitor `enter` returned
+    /// `delivery`, or for an untracked stage (`nil`).
     @inline(__always)
     private func enter(
-        _ stage: Stage?, _ delivery: StreamMonitor.Delivery?, thread: UnsafeMutablePointer<HookThreadState>
+        _ stage: Stage?, thread: UnsafeMutablePointer<HookThreadState>,
+        _ enter: (StreamMonitor) -> StreamMonitor.Delivery?
     ) {
+        let depth = Int32(truncatingIfNeeded: thread.pointee.subscribes.count)
+        guard let stage else {
+            thread.pointee.deliveries.append(
+                .init(monitor: nil, delivery: nil, subscribeDepth: depth, operatorID: OperatorNames.none))
+            return
+        }
+        let monitor = stage.monitor
+        let delivery = enter(monitor)
         thread.pointee.deliveries.append(
-            .init(stage: stage, delivery: delivery, subscribeDepth: thread.pointee.subscribes.count))
+            .init(monitor: monitor, delivery: delivery, subscribeDepth: depth, operatorID: stage.operatorID))
     }
 
     // MARK: Values
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let thread = HookThreadState.current(session: session)
-        guard let stage = trackedStage(StageKey(subscriber), thread: thread) else {
-            enter(nil, nil, thread: thread)
-            return
-        }
-        enter(stage, stage.monitor.willDeliverValue(), thread: thread)
+        enter(trackedStage(StageKey(subscriber), thread: thread), thread: thread) { $0.willDeliverValue() }
     }
 
     func didReceive<Downstream: Subscriber>(
@@ -74,7 +80,7 @@ extension IntrospectionHook {
     ) {
         let thread = HookThreadState.current(session: session)
         guard let stage = trackedStage(StageKey(subscriber), thread: thread) else {
-            enter(nil, nil, thread: thread)
+            enter(nil, thread: thread) { _ in nil }
             return
         }
         let failure: String?
@@ -82,7 +88,7 @@ extension IntrospectionHook {
         case .finished: failure = nil
         case .failure(let error): failure = String(describing: error)
         }
-        enter(stage, stage.monitor.willTerminate(failure: failure), thread: thread)
+        enter(stage, thread: thread) { $0.willTerminate(failure: failure) }
     }
 
     func didReceive<Downstream: Subscriber>(

@@ -62,7 +62,7 @@ final class IntrospectionHook: _Introspection, Sendable {
         // An operator subscribing while a value or completion is delivered to it (a `flatMap`'s
         // inner publisher, a `switchToLatest`'s, a `catch`'s replacement, a `append`'s suffix):
         // the new stage is alive because the operator's chain is.
-        let nesting = subscriberInfo.operatorName == nil ? nil : thread.pointee.nestingOperator()
+        let nesting = subscriberInfo.operatorID == OperatorNames.none ? nil : thread.pointee.nestingOperator()
         thread.pointee.subscribes.append(.init(key: key, skipped: false))
         let stack = engine.captureAllocationStack()
         let test = engine.currentTest()
@@ -70,11 +70,11 @@ final class IntrospectionHook: _Introspection, Sendable {
         if let nesting {
             engine.nestLeaks(
                 allocatedAt: stack, inside: nesting.monitor.allocationStack,
-                operatorName: nesting.operatorName ?? "", test: test)
+                operatorName: OperatorNames.name(nesting.operatorID), test: test)
         }
         if table.announce(
             key, info: info, stack: stack, test: test, subscriber: object,
-            hasFrameworkSubscriber: subscriberInfo.isFrameworkType, operatorName: subscriberInfo.operatorName
+            hasFrameworkSubscriber: subscriberInfo.isFrameworkType, operatorID: subscriberInfo.operatorID
         ) {
             sweep()
         }
@@ -160,7 +160,7 @@ final class IntrospectionHook: _Introspection, Sendable {
         }
         let stage = Stage(
             monitor: monitor, key: key, subscriber: pending.subscriber, subscriptionObject: subscriptionObject,
-            hasFrameworkSubscriber: pending.hasFrameworkSubscriber, operatorName: pending.operatorName)
+            hasFrameworkSubscriber: pending.hasFrameworkSubscriber, operatorID: pending.operatorID)
         guard table.install(stage, replacing: pending.serial, subscription: subscription) else {
             // Another thread activated it first; this monitor never existed for anyone.
             monitor.cancelled(checkPremature: false)

@@ -12,20 +12,20 @@ final class Stage: @unchecked Sendable {
     /// framework's, not the user's.
     let hasFrameworkSubscriber: Bool
     /// The operator whose own subscriber this stage's is (`FlatMap`), if it is one's.
-    let operatorName: String?
+    let operatorID: OperatorNames.ID
     /// The subscription the stage is linked to (guarded by the table's lock).
     var subscription: SubscriptionKey?
 
     init(
         monitor: StreamMonitor, key: StageKey, subscriber: WeakObject, subscriptionObject: WeakObject,
-        hasFrameworkSubscriber: Bool, operatorName: String?
+        hasFrameworkSubscriber: Bool, operatorID: OperatorNames.ID
     ) {
         self.monitor = monitor
         self.key = key
         self.subscriber = subscriber
         self.subscriptionObject = subscriptionObject
         self.hasFrameworkSubscriber = hasFrameworkSubscriber
-        self.operatorName = operatorName
+        self.operatorID = operatorID
     }
 
     /// Whether the stream finished or failed (not merely cancelled).
@@ -63,7 +63,7 @@ struct PendingStage: Sendable {
     let test: TestIdentity
     let subscriber: WeakObject
     let hasFrameworkSubscriber: Bool
-    let operatorName: String?
+    let operatorID: OperatorNames.ID
     let serial: UInt64
 }
 

@@ -66,14 +66,14 @@ final class StageTable: Sendable {
     /// be pruned.
     func announce(
         _ key: StageKey, info: PublisherTypeInfo, stack: StackID, test: TestIdentity, subscriber: WeakObject,
-        hasFrameworkSubscriber: Bool, operatorName: String?
+        hasFrameworkSubscriber: Bool, operatorID: OperatorNames.ID
     ) -> Bool {
         func insert(_ state: inout State) {
             state.nextSerial &+= 1
             state.stages[key] = .pending(
                 PendingStage(
                     label: info.label, kind: info.kind, stack: stack, test: test, subscriber: subscriber,
-                    hasFrameworkSubscriber: hasFrameworkSubscriber, operatorName: operatorName,
+                    hasFrameworkSubscriber: hasFrameworkSubscriber, operatorID: operatorID,
                     serial: state.nextSerial))
         }
         let (existing, shouldPrune) = state.withLock { state -> (StageSlot?, Bool) in

@@ -1,3 +1,4 @@
+import _ReactiveDiagnosticsSupport
 import OpenCombineShim
 
 /// What global instrumentation needs to know about a subscriber type, computed once per type
@@ -14,10 +15,10 @@ struct SubscriberTypeInfo: Sendable {
     /// `SubjectSubscriber`), not one of the user's (`AnySubscriber` wraps the user's).
     let isFrameworkType: Bool
     /// For an operator's own subscriber (`Publishers.FlatMap<…>.Outer`), the operator's name
-    /// (`FlatMap`); `nil` for every other subscriber (`Sink`, `Assign`, the user's). What an
-    /// operator subscribes while a value or completion is delivered to it (a `flatMap`'s inner
-    /// publishers) is alive because its chain is.
-    let operatorName: String?
+    /// (`FlatMap`) interned; ``OperatorNames/none`` for every other subscriber (`Sink`, `Assign`,
+    /// the user's). What an operator subscribes while a value or completion is delivered to it
+    /// (a `flatMap`'s inner publishers) is alive because its chain is.
+    let operatorID: OperatorNames.ID
 
     init<S: Subscriber>(_ type: S.Type) {
         isAnySubscriber = type is any AnySubscriberMarker.Type
@@ -25,7 +26,7 @@ struct SubscriberTypeInfo: Sendable {
         isClass = type is AnyObject.Type
         let name = String(reflecting: type)
         isFrameworkType = !isAnySubscriber && (name.hasPrefix("OpenCombine.") || name.hasPrefix("Combine."))
-        operatorName = isFrameworkType ? Self.operatorName(reflecting: name) : nil
+        operatorID = OperatorNames.id(isFrameworkType ? Self.operatorName(reflecting: name) : nil)
     }
 
     /// `OpenCombine.Publishers.FlatMap<…>.Outer<…>` → `FlatMap`; `nil` outside `Publishers`.
@@ -43,3 +44,27 @@ struct SubscriberTypeInfo: Sendable {
 protocol AnySubscriberMarker {}
 
 extension AnySubscriber: AnySubscriberMarker {}
+
+/// The names of the operators whose own subscribers the hook has seen, interned once per type:
+/// a delivery frame carries a 32-bit id, not a string (nothing to retain per event).
+enum OperatorNames {
+    typealias ID = UInt32
+    /// Not an operator's subscriber.
+    static let none: ID = 0
+    private static let names = LockedValue<[String]>([])
+
+    /// The id of `name` (``none`` for `nil`).
+    static func id(_ name: String?) -> ID {
+        guard let name else { return none }
+        return names.withLock { names in
+            if let index = names.firstIndex(of: name) { return ID(index + 1) }
+            names.append(name)
+            return ID(names.count)
+        }
+    }
+
+    /// The name of `id`.
+    static func name(_ id: ID) -> String {
+        id == none ? "" : names.withLock { $0[Int(id) - 1] }
+    }
+}
