@@ -164,7 +164,7 @@ extension CombineAdapterTests {
             #expect(leak.details["cause"] == "Empty<Int, Never>", "\(leak.details)")
             #expect(
                 leak.message.contains(
-                    "Cause: its source finished, but the inner publisher `Empty<Int, Never>` that FlatMap subscribed"))
+                    "Cause: its source ended, but the inner publisher `Empty<Int, Never>` that FlatMap subscribed"))
             #expect(leak.test.name == "CombineAdapterTests.nestedLeak")
             // Told at the subscribe call; the cause's own line (where the value that made it was sent) beside it.
             #expect(engine.symbolize(leak.allocationStack).contains(function: "LeakChains.subscribeFlatMap"))

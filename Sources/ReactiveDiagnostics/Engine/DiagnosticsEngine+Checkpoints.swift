@@ -301,7 +301,7 @@ extension DiagnosticsEngine {
         let place =
             frame.flatMap(sourceLine(of:)).map { " at \($0.file.split(separator: "/").last ?? ""):\($0.line)" } ?? ""
         let named = operatorName.isEmpty ? "its operator" : operatorName
-        return ". Cause: its source finished, but the inner publisher `\(stage)` that \(named) subscribed\(place) "
+        return ". Cause: its source ended, but the inner publisher `\(stage)` that \(named) subscribed\(place) "
             + "never completes, and \(named) waits for it: make that publisher complete (or bound it with "
             + "`prefix`, `first` or `timeout`), or cancel the subscription"
     }
