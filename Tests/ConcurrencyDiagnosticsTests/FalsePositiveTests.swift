@@ -259,6 +259,10 @@ extension Ledger {
 @Suite struct DisabledEngineTests {
     @Test func aDisabledEngineChecksNothingAndForwardsEverything() async throws {
         let engine = makeEngine { $0.isEnabled = false }
+        // Never finished while the test runs; finished after it, so the two tasks reading it end
+        // (LeakSanitizer in Tools/test.sh would see them and all they hold at exit).
+        let (plain, feed) = AsyncStream.makeStream(of: Int.self)
+        defer { feed.finish() }
         let outcome = await runTest(engine) {
             let (stream, continuation) = AsyncStream.makeDiagnosedStream(
                 "quotes", of: Int.self, contract: .single, engine: engine)
@@ -268,7 +272,6 @@ extension Ledger {
             continuation.yield(3)  // after finish: dropped, not reported
             continuation.finish()
             #expect(await countElements(of: stream) == 2)
-            let (plain, feed) = AsyncStream.makeStream(of: Int.self)
             feed.yield(1)
             Task { _ = await countElements(of: plain.diagnosed("never finished", engine: engine)) }
             Task.diagnosed("never ends", engine: engine) { _ = await countElements(of: plain) }

@@ -20,10 +20,22 @@ public final class Marker: Hashable, @unchecked Sendable {
 /// What cases store their closure in: the object the walk starts from.
 public final class Holder {
     public var closure: () -> Void
+    /// Set by a case whose closure keeps itself alive (a cycle): the check raises it and runs
+    /// the closure once more, which then lets itself go (LeakSanitizer sees no cycle left).
+    public var cycleRelease: CycleRelease?
 
-    public init(_ closure: @escaping () -> Void) {
+    public init(_ closure: @escaping () -> Void, cycleRelease: CycleRelease? = nil) {
         self.closure = closure
+        self.cycleRelease = cycleRelease
     }
+}
+
+/// Tells a closure that captures itself to let itself go the next time it runs.
+public final class CycleRelease: @unchecked Sendable {
+    // Unchecked: set and read on the thread that checks the case.
+    public var isRaised = false
+
+    public init() {}
 }
 
 /// Keeps a value alive and used, so the optimizer cannot drop it from a closure's captures.

@@ -29,9 +29,14 @@ public struct WalkCase: Sendable {
     public func check() -> [String] {
         let marker = Marker()
         let holder = make(marker)
-        return withExtendedLifetime((marker, holder)) {
+        let failures = withExtendedLifetime((marker, holder)) {
             WalkCase.compare(holder: holder, marker: marker, expectation: expectation, name: name)
         }
+        if let release = holder.cycleRelease {
+            release.isRaised = true
+            holder.closure()
+        }
+        return failures
     }
 
     /// Compares what the walker found in `holder` with `expectation`.

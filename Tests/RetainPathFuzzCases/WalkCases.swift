@@ -207,10 +207,12 @@ public enum WalkCases {
         },
         WalkCase("a closure that captures itself (through a box)", .strong(1)) { marker in
             var recursive: (() -> Void)?
+            let release = CycleRelease()
             recursive = {
-                use(marker); if Bool.random() && false { recursive?() }
+                use(marker)
+                if release.isRaised { recursive = nil } else if Bool.random() && false { recursive?() }
             }
-            return Holder { recursive?() }
+            return Holder({ recursive?() }, cycleRelease: release)
         },
         WalkCase("twenty captures", .strong(4)) { marker in
             let (a, b, c, d) = (marker, 1, "two", 3.0)

@@ -126,3 +126,26 @@ swift_test_without_tsan_reports() {
     echo "Thread Sanitizer, $name: no report ($(grep -E "Test run with [0-9]+ tests" "$log" | tail -1 | sed -E 's/.*(Test run with [0-9]+ tests).*/\1/'))" >&2
     rm -f "$log"
 }
+
+# Runs `swift test "$@"` under AddressSanitizer (the caller passes --sanitize=address and its
+# build) with LeakSanitizer on and Tools/Scripts/lsan.supp, quietly. Fails, showing the reports
+# and failed tests, when the run fails or any AddressSanitizer or leak report is left; otherwise
+# prints one line for `name` with the number of tests.
+swift_test_without_leak_reports() {
+    local name="$1" log status=0 reports
+    shift
+    log="$(mktemp)"
+    ASAN_OPTIONS="detect_leaks=1" LSAN_OPTIONS="suppressions=$PWD/Tools/Scripts/lsan.supp:print_suppressions=0" \
+        timeout "${ASAN_TIMEOUT:-900}" swift test "$@" >"$log" 2>&1 || status=$?
+    reports="$(grep -c -E "ERROR: (AddressSanitizer|LeakSanitizer)" "$log" || true)"
+    if [ "$status" -ne 0 ] || [ "$reports" -ne 0 ]; then
+        grep -A24 -E "ERROR: (AddressSanitizer|LeakSanitizer)|^(Direct|Indirect) leak" "$log" | head -200 >&2 || true
+        grep -E "SUMMARY: AddressSanitizer" "$log" >&2 || true
+        grep -E "✘ Test .* recorded|error:" "$log" | head -20 >&2 || true
+        echo "error: AddressSanitizer, $name: exit $status, $reports reports" >&2
+        rm -f "$log"
+        return 1
+    fi
+    echo "AddressSanitizer, $name: no report, no leak ($(grep -E "Test run with [0-9]+ tests" "$log" | tail -1 | sed -E 's/.*(Test run with [0-9]+ tests).*/\1/'))" >&2
+    rm -f "$log"
+}

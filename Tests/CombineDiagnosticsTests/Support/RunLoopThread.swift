@@ -17,11 +17,17 @@ final class RunLoopThread: @unchecked Sendable {
             self.thread = Thread.current
             runLoop = RunLoop.current
             // A distant timer keeps the run loop from returning at once when nothing else is scheduled.
-            runLoop.add(Timer(timeInterval: 3600, repeats: true) { _ in }, forMode: .default)
+            let keepAlive = Timer(timeInterval: 3600, repeats: true) { _ in }
+            runLoop.add(keepAlive, forMode: .default)
             ready.signal()
             while !stopped.load(ordering: .relaxed) {
                 _ = runLoop.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
             }
+            // This object holds the thread and the thread holds this block, which holds this
+            // object: let go of the thread (and the timer its run loop keeps) once stopped, or the
+            // three outlive the test (LeakSanitizer in Tools/test.sh).
+            keepAlive.invalidate()
+            self.thread = nil
             finished.signal()
         }
         loop.start()

@@ -31,6 +31,7 @@ struct Benchmarks: ParsableCommand {
         BenchmarkSuite("findings", run: FindingBenchmarks.run),
         BenchmarkSuite("report", run: ReportBenchmarks.run),
         BenchmarkSuite("suites", run: SuiteBenchmarks.run),
+        BenchmarkSuite("longSuite", run: LongSuiteBenchmarks.run),
         BenchmarkSuite("retainPaths", run: RetainPathBenchmarks.run),
     ]
 

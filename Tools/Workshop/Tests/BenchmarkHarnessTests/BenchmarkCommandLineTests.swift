@@ -36,7 +36,7 @@ struct BenchmarkCommandLineTests {
         #expect(suite.code == 64)
         #expect(
             suite.stderr.contains(
-                "--only 'nope' matches no suite; the suites are capture, ledger, memory, combine, scheduler, concurrency, findings, report"
+                "--only 'nope' matches no suite; the suites are capture, ledger, memory, combine, scheduler, concurrency, findings, report, suites, longSuite, retainPaths"
             ))
         let profile = try await run(["--profile", "everything"])
         #expect(profile.code == 64 && profile.stderr.contains("unknown --profile case 'everything'"))

@@ -1,0 +1,300 @@
+import Foundation
+import _ReactiveDiagnosticsBenchmarkHarness
+
+/// A long suite of correct code: a generated package of 2,000 XCTest tests, each making and
+/// dropping a view model with a diagnosed scheduler, OpenCombine subscriptions (a diagnosed
+/// stage, global instrumentation on), a diagnosed `AsyncStream` and a diagnosed task. Run with
+/// diagnostics on and off, alternately, in the same run, as the `suites` rows do.
+///
+/// What it answers: does a long suite pay memory per test (a checker that keeps something of
+/// every scheduler, subscription, stream or task that lived and ended grows with the suite),
+/// and what does it cost in wall time. Memory per test is the growth of the test process's peak
+/// resident memory (`peak-rss`) from the first class's 100 tests to all 2,000, per test added,
+/// diagnosed minus plain: XCTest on Linux keeps every test case instance to the end, which the
+/// plain run pays as much as the diagnosed one, so only what diagnostics keep per test remains.
+///
+/// The package is generated under `.build/benchmarks/long-suite` (its sources are rewritten
+/// only when they change) and built there once; later runs reuse the build (an incremental
+/// `swift build`, a few seconds when nothing changed).
+enum LongSuiteBenchmarks {
+    static let classCount = 20
+    static let testsPerClass = 100
+    static var testCount: Int { classCount * testsPerClass }
+
+    /// Target of the memory per test (bytes). What diagnostics keep per test by design: the
+    /// test's name, interned for the report (an intern table's dictionary entry and array slot,
+    /// about 150 bytes for names of this length), and the probe of its diagnosed scheduler
+    /// (under 100 bytes while probes are kept); measured as heap in use (`mallinfo2`) at exit,
+    /// 100 tests against 2,000, that is about 700 bytes a test, and peak resident memory
+    /// (page-granular, ±20% over 1,900 tests) reads about 1 KB. 1.5 KiB a test (3 MB over 2,000
+    /// tests) holds that and is broken by anything more per test: a scheduler's statistics kept
+    /// per instance (23 KB, issue 30), a subscription's or a task's record kept after it ended.
+    /// A leak in the suite's code itself fails its tests (`longSuite.failedRuns`).
+    static let memoryPerTestTarget = 1_536.0
+
+    static func run(_ context: BenchmarkContext) -> [BenchmarkResult] {
+        guard let binary = prepare() else { return [] }
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("rd-long-suite-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REACTIVE_DIAGNOSTICS_") }
+        environment["REACTIVE_DIAGNOSTICS_REPORT"] = reports + "/report-%n-%p.json"
+        environment["REACTIVE_DIAGNOSTICS_SUMMARY"] = "0"
+        let firstClass = "LongSuiteTests.\(className(0))"
+
+        func once(diagnosed: Bool, filter: String?) -> (seconds: Double, peak: Int, status: Int32) {
+            var environment = environment
+            if !diagnosed {
+                environment["REACTIVE_DIAGNOSTICS_ENABLED"] = "0"
+                environment["REACTIVE_DIAGNOSTICS_WRITE_REPORT"] = "0"
+            }
+            let started = now()
+            let result = ChildProcess.run(
+                binary, arguments: filter.map { [$0] } ?? [], environment: environment, timeout: 600,
+                measuresPeakMemory: true)
+            return (Double(now() - started) / 1e9, result.peakResidentBytes, result.status)
+        }
+
+        _ = once(diagnosed: true, filter: nil)  // warm the page cache and the symbolizer
+        var plain: [Double] = []
+        var diagnosed: [Double] = []
+        var plainPeak: [Double] = []
+        var diagnosedPeak: [Double] = []
+        var perTest: [Double] = []
+        var failures: [String] = []
+        let added = Double(testCount - testsPerClass)
+        _ = Measure.rounds(
+            minimum: context.repetitions, maximum: context.maximumRepetitions, tolerance: context.settledTolerance
+        ) { repetition in
+            var seconds = (plain: 0.0, diagnosed: 0.0)
+            var growth = (plain: 0.0, diagnosed: 0.0)
+            for diagnose in repetition % 2 == 0 ? [false, true] : [true, false] {
+                let all = once(diagnosed: diagnose, filter: nil)
+                let first = once(diagnosed: diagnose, filter: firstClass)
+                for (run, status) in [("all tests", all.status), ("the first class", first.status)] where status != 0 {
+                    failures.append("\(run), diagnostics \(diagnose ? "on" : "off"): exit \(status)")
+                }
+                let perAddedTest = Double(all.peak - first.peak) / added
+                if diagnose {
+                    seconds.diagnosed = all.seconds
+                    growth.diagnosed = perAddedTest
+                    diagnosedPeak.append(Double(all.peak) / 1_048_576)
+                } else {
+                    seconds.plain = all.seconds
+                    growth.plain = perAddedTest
+                    plainPeak.append(Double(all.peak) / 1_048_576)
+                }
+            }
+            plain.append(seconds.plain)
+            diagnosed.append(seconds.diagnosed)
+            perTest.append(growth.diagnosed - growth.plain)
+            return seconds.diagnosed / seconds.plain
+        }
+        var results = [
+            BenchmarkResult(
+                name: "longSuite.plain", unit: "s/run", statistics: Statistics(plain),
+                notes: [
+                    "what":
+                        "\(testCount) generated XCTest tests (view model, diagnosed scheduler, subscriptions, stream, task), without diagnostics"
+                ]),
+            BenchmarkResult(name: "longSuite.diagnosed", unit: "s/run", statistics: Statistics(diagnosed)),
+            BenchmarkResult(
+                name: "longSuite.wallRatio", unit: "×", statistics: Statistics(zip(diagnosed, plain).map { $0 / $1 }),
+                target: .atMost(1.25)),
+            BenchmarkResult(
+                name: "longSuite.failedRuns", unit: "runs", statistics: Statistics([Double(failures.count)]),
+                target: .atMost(0), notes: failures.isEmpty ? [:] : ["failed": failures.joined(separator: "; ")]),
+        ]
+        for failure in failures { warn(failure) }
+        guard !(plainPeak + diagnosedPeak).contains(0) else {
+            warn("no memory rows: the test processes' peaks could not be read")
+            return results
+        }
+        results += [
+            BenchmarkResult(name: "longSuite.peakMemoryPlain", unit: "MiB", statistics: Statistics(plainPeak)),
+            BenchmarkResult(name: "longSuite.peakMemoryDiagnosed", unit: "MiB", statistics: Statistics(diagnosedPeak)),
+            BenchmarkResult(
+                name: "longSuite.memoryPerTest", unit: "bytes/test", statistics: Statistics(perTest),
+                target: .atMost(memoryPerTestTarget),
+                notes: [
+                    "what":
+                        "peak resident growth from \(testsPerClass) to \(testCount) tests, per test added, diagnosed minus plain"
+                ]),
+        ]
+        return results
+    }
+
+    // MARK: The generated package
+
+    static func className(_ index: Int) -> String {
+        "Generated\(index < 10 ? "0" : "")\(index)Tests"
+    }
+
+    /// Writes the package (files that changed only), builds its tests, and returns the test
+    /// binary; `nil`, with a warning, where it cannot.
+    static func prepare() -> String? {
+        let root = FileManager.default.currentDirectoryPath
+        guard FileManager.default.fileExists(atPath: root + "/Sources/ReactiveDiagnostics") else {
+            warn("run the benchmark from the package's root for the long suite rows")
+            return nil
+        }
+        let directory = root + "/.build/benchmarks/long-suite"
+        do {
+            for (path, contents) in files(root: root) {
+                let url = URL(fileURLWithPath: directory + "/" + path)
+                if (try? String(contentsOf: url, encoding: .utf8)) == contents { continue }
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try contents.write(to: url, atomically: true, encoding: .utf8)
+            }
+        } catch {
+            warn("could not write the generated package: \(error)")
+            return nil
+        }
+        let binary = directory + "/.build/debug/LongSuitePackageTests.xctest"
+        warn("building the generated suite of \(testCount) tests (minutes the first time, seconds after)…")
+        let build = ChildProcess.run(
+            "/usr/bin/env", arguments: ["swift", "build", "--package-path", directory, "--build-tests"],
+            timeout: 3_600)
+        guard build.status == 0, FileManager.default.isExecutableFile(atPath: binary) else {
+            warn("the generated suite did not build (swift build --package-path \(directory) --build-tests); no rows")
+            return nil
+        }
+        return binary
+    }
+
+    /// The package's files, by path relative to its directory.
+    static func files(root: String) -> [String: String] {
+        var files = [
+            "Package.swift": manifest(root: root),
+            "Sources/LongSuiteApp/ScreenModel.swift": screenModel,
+            "Tests/LongSuiteTests/LongSuiteTestCase.swift": testCase,
+        ]
+        for index in 0..<classCount {
+            let name = className(index)
+            var text = "import XCTest\n\nfinal class \(name): LongSuiteTestCase {\n"
+            for test in 0..<testsPerClass {
+                let seed = index * testsPerClass + test
+                text += "    func testScreen\(seed)() async { await exercise(\(seed)) }\n"
+            }
+            text += "}\n"
+            files["Tests/LongSuiteTests/\(name).swift"] = text
+        }
+        return files
+    }
+
+    static func manifest(root: String) -> String {
+        """
+        // swift-tools-version: 6.1
+        // Generated by reactive-diag-benchmark (Tools/Workshop/Benchmarks/Cases/LongSuiteBenchmarks.swift).
+        import PackageDescription
+
+        let package = Package(
+            name: "LongSuite",
+            platforms: [.macOS(.v15)],
+            dependencies: [
+                .package(name: "ReactiveDiagnostics", path: "\(root)"),
+                .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+            ],
+            targets: [
+                .target(name: "LongSuiteApp", dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]),
+                .testTarget(
+                    name: "LongSuiteTests",
+                    dependencies: [
+                        "LongSuiteApp",
+                        .product(name: "CombineDiagnostics", package: "ReactiveDiagnostics"),
+                        .product(name: "ConcurrencyDiagnostics", package: "ReactiveDiagnostics"),
+                        .product(name: "ReactiveDiagnosticsXCTest", package: "ReactiveDiagnostics"),
+                    ]
+                ),
+            ],
+            swiftLanguageModes: [.v5]
+        )
+
+        """
+    }
+
+    /// The app: a view model as the guides write one, its scheduler injected.
+    static let screenModel = """
+        import Dispatch
+        import Foundation
+        import OpenCombineShim
+
+        /// A screen's model: doubles what it is sent and delivers it on its scheduler.
+        public final class ScreenModel<S: Scheduler> {
+            public let input = PassthroughSubject<Int, Never>()
+            private let lock = NSLock()
+            private var sum = 0
+            private var cancellables: Set<AnyCancellable> = []
+
+            public init(scheduler: S) {
+                input.map { $0 * 2 }
+                    .receive(on: scheduler)
+                    .sink { [weak self] value in self?.add(value) }
+                    .store(in: &cancellables)
+            }
+
+            public var total: Int { lock.lock(); defer { lock.unlock() }; return sum }
+
+            private func add(_ value: Int) { lock.lock(); sum += value; lock.unlock() }
+
+            public func close() { cancellables.removeAll() }
+        }
+
+        """
+
+    /// What every test does, with its number as the seed.
+    static let testCase = """
+        import CombineDiagnostics
+        import ConcurrencyDiagnostics
+        import Dispatch
+        import LongSuiteApp
+        import OpenCombineShim
+        import ReactiveDiagnosticsXCTest
+        import XCTest
+
+        /// Global Combine instrumentation, started once for the process (it stays off when
+        /// REACTIVE_DIAGNOSTICS_ENABLED=0 switches the engine off).
+        let instrumentation: Void = {
+            if DiagnosticsEngine.shared.isEnabled { CombineInstrumentation.start() }
+        }()
+
+        class LongSuiteTestCase: DiagnosedTestCase {
+            override class func setUp() {
+                super.setUp()
+                _ = instrumentation
+            }
+
+            /// Makes and drops a view model with a diagnosed scheduler, a diagnosed stage, a
+            /// diagnosed stream read by a diagnosed task: correct code, nothing left alive.
+            func exercise(_ seed: Int) async {
+                let label = "screen-\\(seed % 10)"
+                let queue = DispatchQueue(label: label)
+                let model = ScreenModel(scheduler: queue.diagnosed(label))
+                let extra = model.input.diagnosed("\\(label).input").sink { _ in }
+                let count = seed % 5 + 3
+                for value in 0..<count { model.input.send(value) }
+                queue.sync {}
+                XCTAssertEqual(model.total, count * (count - 1))
+                extra.cancel()
+                model.close()
+
+                let (stream, continuation) = AsyncStream.makeDiagnosedStream("\\(label).events", of: Int.self)
+                let reader = Task.diagnosed("\\(label).reader") {
+                    var sum = 0
+                    for await value in stream { sum += value }
+                    return sum
+                }
+                for value in 0..<count { continuation.yield(value) }
+                continuation.finish()
+                let sum = await reader.value
+                XCTAssertEqual(sum, count * (count - 1) / 2)
+            }
+        }
+
+        """
+
+    private static func warn(_ text: String) {
+        FileHandle.standardError.write(Data("longSuite: \(text)\n".utf8))
+    }
+}
