@@ -53,12 +53,12 @@ struct SourceText {
         lineText(line)?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// A UTF-8 offset as SARIF counts it: 1-based line and 1-based column in UTF-16 code units.
+    /// A UTF-8 offset as the gate's SARIF counts it (`columnKind` `unicodeCodePoints`): 1-based line and column.
     func sarifPosition(of offset: Int) -> (line: Int, column: Int) {
         let line = line(of: offset)
         let start = lineStarts[line - 1]
         let prefix = String(decoding: bytes[start..<offset], as: UTF8.self)
-        return (line, prefix.utf16.count + 1)
+        return (line, prefix.unicodeScalars.count + 1)
     }
 
     /// The text with `edits` applied (none overlapping).

@@ -3,7 +3,7 @@ package import ReactiveDiagnosticsReport
 
 /// One replacement in a source file: the text from (`startLine`, `startColumn`) up to
 /// (`endLine`, `endColumn`) becomes `insertedText`. Lines and columns are 1-based, columns in
-/// UTF-16 code units (SARIF's default), the end exclusive; an insertion has start == end.
+/// Unicode code points (the `columnKind` of the gate's SARIF), the end exclusive; an insertion has start == end.
 package struct SourceReplacement: Sendable, Hashable {
     package var startLine: Int
     package var startColumn: Int

@@ -40,6 +40,8 @@ public struct GroupView: Codable, Sendable, Equatable {
     public var stacks: [StackReference]
     /// For a leaked subscription: why it is still alive, when the engine could tell.
     public var retainPath: RetainPathView?
+    /// The mechanical fix or why there is none (the HTML page, when `reactive-diag fix` is there).
+    public var fix: Fix?
 }
 
 /// Why a leaked subscription is alive, as a view shows it: the report's structured retain
@@ -55,6 +57,8 @@ public struct RetainPathView: Codable, Sendable, Equatable {
     public var summary: String
     /// The whole path, one line per hop.
     public var lines: [String]
+    /// The cycle as boxes and arrows (the HTML page).
+    public var graph: Graph?
 }
 
 /// A frame of a view's stack.
