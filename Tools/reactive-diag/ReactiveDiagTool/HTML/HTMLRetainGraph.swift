@@ -12,6 +12,10 @@ extension RetainPathView {
     /// ```
     public struct Graph: Codable, Sendable, Equatable {
         /// A box: an object, a property or a closure.
+        ///
+        /// ```swift
+        /// let owners = graph.nodes.filter { $0.role == "owner" }.map(\.label)   // ["FeedViewModel"]
+        /// ```
         public struct Node: Codable, Sendable, Equatable {
             /// What the box says (`FeedViewModel`, `.cancellables: Set<AnyCancellable>`, `closure at A.swift:3`).
             public var label: String
@@ -20,6 +24,10 @@ extension RetainPathView {
         }
 
         /// An arrow from `nodes[i]` to `nodes[i + 1]` (the last one back to the first).
+        ///
+        /// ```swift
+        /// let cut = graph.edges.first(where: \.cut)?.label   // "captures `self` strongly"
+        /// ```
         public struct Edge: Codable, Sendable, Equatable {
             /// How the one holds the other (`.receiveValue`, `captures self strongly`).
             public var label: String
