@@ -627,6 +627,40 @@ struct FixCommandTests {
         #expect(viaSARIF == (try readText(directory.url.appendingPathComponent("Trailing.swift"))))
     }
 
+    @Test("the demo app's three mechanical fixes, as Tools/demo.sh applies them")
+    func demoApp() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/Demo/Sources/NewsApp")
+        let feed = try readText(sources.appendingPathComponent("FeedViewModel.swift"))
+        let loader = try readText(sources.appendingPathComponent("ImageLoader.swift"))
+        let cases = [
+            Case(
+                name: "FeedViewModel", marker: "receiveValue: { self.headlines = $0 }", source: feed,
+                kind: .closure(captured: "self")),
+            Case(
+                name: "ImageLoader", marker: "_ = service.image(at: url).sink", source: loader, kind: .discarded),
+            Case(name: "ImageLoader", marker: ".assign(to: \\.thumbnail, on: self)", source: loader, kind: .assign),
+        ]
+        let directory = try TemporaryDirectory()
+        let report = try Self.writeCorpus(cases, in: directory.url)
+        let before = try ["FeedViewModel", "ImageLoader"].map {
+            try readText(directory.url.appendingPathComponent($0 + ".swift"))
+        }
+        let run = fix([report.path, "--apply"], in: directory.url)
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("# reactive-diag fix: 3 findings (3 distinct): 3 with a mechanical fix"))
+        let fixedFeed = try readText(directory.url.appendingPathComponent("FeedViewModel.swift"))
+        #expect(fixedFeed.contains("receiveCompletion: { [weak self] _ in self?.isLoading = false },"))
+        #expect(fixedFeed.contains("receiveValue: { [weak self] in self?.headlines = $0 }"))
+        let fixedLoader = try readText(directory.url.appendingPathComponent("ImageLoader.swift"))
+        #expect(fixedLoader.contains("service.image(at: url).sink { [weak self] in self?.image = $0 }.store(in: &cancellables)"))
+        #expect(fixedLoader.contains(".sink { [weak self] in self?.thumbnail = $0 }"))
+        #expect(!fixedLoader.contains(".assign(to: \\.thumbnail, on: self)"))
+        // The fixes change no line count: every other line a report names stays put.
+        let lineCounts = [fixedFeed, fixedLoader].map { $0.split(separator: "\n", omittingEmptySubsequences: false).count }
+        #expect(lineCounts == before.map { $0.split(separator: "\n", omittingEmptySubsequences: false).count })
+    }
+
     @Test("without the fixer registered (the library alone), there is no fix command and SARIF has no fixes")
     func libraryWithoutFixer() throws {
         let run = runTool(["fix", Fixtures.url("cycle-report.json").path])
