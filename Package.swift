@@ -292,7 +292,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DemoSuiteTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport"],
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagFix", "ReactiveDiagTool"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -653,11 +653,15 @@ struct FixCommandTests {
         #expect(fixedFeed.contains("receiveCompletion: { [weak self] _ in self?.isLoading = false },"))
         #expect(fixedFeed.contains("receiveValue: { [weak self] in self?.headlines = $0 }"))
         let fixedLoader = try readText(directory.url.appendingPathComponent("ImageLoader.swift"))
-        #expect(fixedLoader.contains("service.image(at: url).sink { [weak self] in self?.image = $0 }.store(in: &cancellables)"))
+        #expect(
+            fixedLoader.contains(
+                "service.image(at: url).sink { [weak self] in self?.image = $0 }.store(in: &cancellables)"))
         #expect(fixedLoader.contains(".sink { [weak self] in self?.thumbnail = $0 }"))
         #expect(!fixedLoader.contains(".assign(to: \\.thumbnail, on: self)"))
         // The fixes change no line count: every other line a report names stays put.
-        let lineCounts = [fixedFeed, fixedLoader].map { $0.split(separator: "\n", omittingEmptySubsequences: false).count }
+        let lineCounts = [fixedFeed, fixedLoader].map {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).count
+        }
         #expect(lineCounts == before.map { $0.split(separator: "\n", omittingEmptySubsequences: false).count })
     }
 
