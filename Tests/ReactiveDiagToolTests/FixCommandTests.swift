@@ -665,6 +665,20 @@ struct FixCommandTests {
         #expect(lineCounts == before.map { $0.split(separator: "\n", omittingEmptySubsequences: false).count })
     }
 
+    @Test("a report naming a device or a missing file: refused, nothing read or written")
+    func unreadableSources() throws {
+        let directory = try TemporaryDirectory()
+        var report = try ReportFixtures.load("cycle-report.json")
+        report.findings = [report.findings[0]]
+        report.findings[0].retainPath?.cycle[2].links[1].closure?.file = "/dev/zero"
+        let url = directory.url.appendingPathComponent("hostile.json")
+        try ReportFixtures.write(report, to: url)
+        let run = fix([url.path, "--apply"], in: directory.url)
+        #expect(run.code == 1)
+        #expect(run.stdout.contains("refused: cannot read /dev/zero (the closure at line 42)"), "\(run.stdout)")
+        #expect(!run.stderr.contains("fixed "))
+    }
+
     @Test("without the fixer registered (the library alone), there is no fix command and SARIF has no fixes")
     func libraryWithoutFixer() throws {
         let run = runTool(["fix", Fixtures.url("cycle-report.json").path])

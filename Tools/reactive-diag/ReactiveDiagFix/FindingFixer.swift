@@ -84,7 +84,12 @@ package struct FindingFixer: FindingFixing {
 
         mutating func source(_ file: FileRef) -> SourceText? {
             if let cached = sources[file.local] { return cached }
-            let text = try? String(contentsOfFile: file.local, encoding: .utf8)
+            // A regular file of at most 8 MiB, as the HTML page's excerpts: a hostile report's
+            // path to a device or a huge file is not read.
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.local)
+            let regular = (attributes?[.type] as? FileAttributeType) == .typeRegular
+            let size = (attributes?[.size] as? NSNumber)?.intValue ?? Int.max
+            let text = regular && size <= 8 << 20 ? try? String(contentsOfFile: file.local, encoding: .utf8) : nil
             let source = text.map { SourceText(path: file.local, text: $0) }
             sources[file.local] = source
             return source
