@@ -1,4 +1,4 @@
-package import ArgumentParser
+import ArgumentParser
 public import Foundation
 
 /// What a command may touch besides its arguments: its two output streams, the
@@ -66,7 +66,7 @@ extension ToolCommand where Self: ParsableCommand {
     /// Runs the command against the real standard streams, for callers that use
     /// ArgumentParser's own `main()`; ``ReactiveDiag/run(arguments:stdout:stderr:environment:currentDirectory:)``
     /// calls ``execute(in:)`` directly.
-    package mutating func run() throws {
+    mutating func run() throws {
         let context = ToolContext.standard()
         defer {
             context.stdout.flush()
