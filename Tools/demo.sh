@@ -113,7 +113,8 @@ fix_status=0
     >"$out/fixes.diff" 2>"$out/fix.log" || fix_status=$?
 [ "$fix_status" -eq 0 ] || { cat "$out/fix.log" >&2; fail "reactive-diag fix exited $fix_status"; }
 printf '  %s\n' "$(head -1 "$out/fixes.diff" | sed 's/^# //')"
-grep -E '^# .*: fix: ' "$out/fixes.diff" | sed -E 's/^# ([a-zA-Z]+) .* @ [^:]*\.([A-Za-z]+\/[^:]*): fix: /    fixed \1 (\2): /' | cut -c1-170
+grep -E '^# .*: fix: ' "$out/fixes.diff" \
+    | sed -E 's/^# ([a-zA-Z]+) .* @ [^:]*\.([A-Za-z]+\/[^:]*): fix: (.*)$/    \1 @ \2\n      fix: \3/' | cut -c1-160
 printf '  the diff (%s):\n' "$out/fixes.diff"
 grep -vE '^# ' "$out/fixes.diff" | sed 's/^/    /'
 swift build --package-path "$app" --scratch-path "$test_scratch" --build-tests >>"$out/build.log" 2>&1 \

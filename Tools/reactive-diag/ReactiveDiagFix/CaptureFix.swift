@@ -182,12 +182,10 @@ enum CaptureFix {
     /// with `await`/`try` before it): the reference at its root, when a member follows it.
     private static func chainRoot(of statement: CodeBlockItemSyntax, void: Bool) -> DeclReferenceExprSyntax? {
         guard var expression = statement.item.as(ExprSyntax.self) else { return nil }
-        var isCall = true
         if let sequence = expression.as(SequenceExprSyntax.self) {
             let elements = Array(sequence.elements)
             guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else { return nil }
             expression = elements[0]
-            isCall = false
         } else {
             while true {
                 if let awaited = expression.as(AwaitExprSyntax.self) {
@@ -200,17 +198,14 @@ enum CaptureFix {
             }
             guard expression.is(FunctionCallExprSyntax.self), void else { return nil }
         }
-        _ = isCall
         // Walk down to the root; it must be followed by a member access.
         var node = expression
-        var sawMember = false
         while true {
             if let member = node.as(MemberAccessExprSyntax.self), let base = member.base {
                 if let reference = base.as(DeclReferenceExprSyntax.self) {
                     return reference
                 }
                 node = base
-                sawMember = true
             } else if let call = node.as(FunctionCallExprSyntax.self) {
                 node = call.calledExpression
             } else if let subscriptCall = node.as(SubscriptCallExprSyntax.self) {
@@ -218,7 +213,6 @@ enum CaptureFix {
             } else if let optional = node.as(OptionalChainingExprSyntax.self) {
                 node = optional.expression
             } else {
-                _ = sawMember
                 return nil
             }
         }
