@@ -665,6 +665,22 @@ struct FixCommandTests {
         #expect(lineCounts == before.map { $0.split(separator: "\n", omittingEmptySubsequences: false).count })
     }
 
+    @Test("a file that does not parse as it is is not edited")
+    func unparsableFile() throws {
+        let directory = try TemporaryDirectory()
+        let cases = Self.corpus.filter { $0.name == "Trailing" }
+        let report = try Self.writeCorpus(cases, in: directory.url)
+        let file = directory.url.appendingPathComponent("Trailing.swift")
+        let broken = try readText(file) + "func unfinished( {\n"
+        try Data(broken.utf8).write(to: file)
+        let run = fix([report.path, "--apply"], in: directory.url)
+        #expect(run.code == 1)
+        #expect(
+            run.stdout.contains("refused: Trailing.swift does not parse as it is (swift-syntax): nothing is changed"),
+            "\(run.stdout)")
+        #expect(try readText(file) == broken)
+    }
+
     @Test("a report naming a device or a missing file: refused, nothing read or written")
     func unreadableSources() throws {
         let directory = try TemporaryDirectory()

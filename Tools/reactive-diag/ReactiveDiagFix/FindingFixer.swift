@@ -39,6 +39,9 @@ package struct FindingFixer: FindingFixing {
 
     /// The outcome of `edits` on one file: refused when the edited file does not parse.
     func finish(source: SourceText, reportFile: String, edits: [TextEdit], description: String) -> FindingFixOutcome {
+        if source.tree.hasError {
+            return .refused("\(display(source.path)) does not parse as it is (swift-syntax): nothing is changed")
+        }
         let edited = source.applying(edits)
         let parsed = SourceText(path: source.path, text: edited)
         if parsed.tree.hasError {

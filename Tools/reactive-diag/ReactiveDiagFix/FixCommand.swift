@@ -189,10 +189,14 @@ struct FixRun {
                 acceptedEntries.append(position)
             }
             let edited = source.applying(accepted)
-            if SourceText(path: path, text: edited).tree.hasError {
+            let problem =
+                source.tree.hasError
+                ? "\(fixer.display(path)) does not parse as it is (swift-syntax): nothing is changed"
+                : SourceText(path: path, text: edited).tree.hasError
+                    ? "the edited \(fixer.display(path)) would not parse; nothing is changed" : nil
+            if let problem {
                 for position in acceptedEntries {
-                    entries[position].outcome = .refused(
-                        "the edited \(fixer.display(path)) would not parse; nothing is changed")
+                    entries[position].outcome = .refused(problem)
                 }
                 continue
             }
