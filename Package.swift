@@ -47,6 +47,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Only with the trait RxSwift (the RxDiagnostics target's condition).
         .package(url: "https://github.com/ReactiveX/RxSwift", from: "6.0.0"),
+        // `reactive-diag fix` only (the ReactiveDiagFix target): no library a test target links
+        // depends on it.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // MARK: Capture layer: raw return addresses through libunwind, symbols on demand.
@@ -161,9 +164,23 @@ let package = Package(
             path: "Tools/reactive-diag/ReactiveDiagTool",
             swiftSettings: swiftSettings
         ),
+        // `reactive-diag fix`: source edits for the mechanical fixes, on swift-syntax. A target of
+        // its own so that ReactiveDiagTool (which DocSnippets links) stays free of swift-syntax;
+        // the executable registers its command and its fixer with ReactiveDiagTool.
+        .target(
+            name: "ReactiveDiagFix",
+            dependencies: [
+                "ReactiveDiagTool", "ReactiveDiagnosticsReport", "_ReactiveDiagnosticsProcess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
+            path: "Tools/reactive-diag/ReactiveDiagFix",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "reactive-diag",
-            dependencies: ["ReactiveDiagTool"],
+            dependencies: ["ReactiveDiagTool", "ReactiveDiagFix"],
             path: "Tools/reactive-diag/Main",
             swiftSettings: swiftSettings
         ),
@@ -267,14 +284,14 @@ let package = Package(
         ),
         .testTarget(
             name: "DemoSuiteTests",
-            dependencies: ["ReactiveDiagnosticsTestSupport"],
+            dependencies: ["ReactiveDiagnosticsTestSupport", "ReactiveDiagFix", "ReactiveDiagTool"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ReactiveDiagToolTests",
             dependencies: [
-                "ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "ReactiveDiagnosticsSymbolication",
-                "reactive-diag",
+                "ReactiveDiagnosticsTestSupport", "ReactiveDiagTool", "ReactiveDiagFix",
+                "ReactiveDiagnosticsSymbolication", "reactive-diag",
             ],
             exclude: ["Golden"],
             resources: [.copy("Fixtures")],

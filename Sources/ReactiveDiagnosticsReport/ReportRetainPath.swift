@@ -185,14 +185,23 @@ public struct ReportClosure: Codable, Sendable, Hashable {
     public var column: Int?
     /// Whose code it is.
     public var category: FrameCategory
+    /// The text of ``line`` in ``file`` when the report was written, without its leading and
+    /// trailing white space (`receiveValue: { self.headlines = $0 }`): what `reactive-diag fix`
+    /// compares with the file it edits, to refuse a line that changed since. `nil` when the
+    /// file could not be read, and in reports written before it was recorded.
+    public var sourceText: String?
 
     /// Creates a closure record.
-    public init(function: String, file: String? = nil, line: Int? = nil, column: Int? = nil, category: FrameCategory) {
+    public init(
+        function: String, file: String? = nil, line: Int? = nil, column: Int? = nil, category: FrameCategory,
+        sourceText: String? = nil
+    ) {
         self.function = function
         self.file = file
         self.line = line
         self.column = column
         self.category = category
+        self.sourceText = sourceText
     }
 }
 

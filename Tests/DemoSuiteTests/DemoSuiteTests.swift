@@ -1,4 +1,6 @@
 import Foundation
+import ReactiveDiagFix
+import ReactiveDiagTool
 import ReactiveDiagnostics
 import ReactiveDiagnosticsTestSupport
 import Testing
@@ -91,6 +93,25 @@ struct DemoSuiteTests {
                 }
             }
         }
+        // reactive-diag fix on the real reports: the three findings with a mechanical fix (Tools/demo.sh
+        // applies them in its step 6), each line checked against the text the report kept.
+        let fixer = FindingFixer(displayRoot: Self.demo.path)
+        var mechanical: Set<String> = []
+        for part in reports {
+            for (finding, outcome) in zip(part.findings, fixer.outcomes(for: part.findings, in: part)) {
+                if case .refused(let reason) = outcome { Issue.record("\(finding.kind): refused: \(reason)") }
+                if case .fix(let description, _) = outcome {
+                    mechanical.insert("\(finding.kind) @ \(finding.test ?? "?")")
+                    #expect(!description.contains("could not be checked"), "the report keeps the closure's line")
+                }
+            }
+        }
+        #expect(
+            mechanical == [
+                "leakedSubscription @ NewsAppTests.FeedViewModelTests/testRefreshShowsTheHeadlines",
+                "leakedSubscription @ NewsAppTests.ImageLoaderTests/thumbnailFollowsTheNewestHeadline()",
+                "prematureCancellation @ NewsAppTests.ImageLoaderTests/showsAPlaceholderWhileLoading()",
+            ])
         let feed = try #require(
             placed["leakedSubscription @ NewsAppTests.FeedViewModelTests/testRefreshShowsTheHeadlines"])
         #expect(feed.file == Self.demo.appendingPathComponent("Sources/NewsApp/FeedViewModel.swift").path)

@@ -50,8 +50,21 @@ extension HTMLChromiumTests {
                 page.bodyAttribute("data-status") == "ready", "error: \(page.bodyAttribute("data-error") ?? "none")")
             #expect(
                 page.dom.contains(
-                    "<div class=\"retain-path verdict-cycle\"><h4>why it is still alive</h4><pre>retained by a cycle:"),
+                    "<div class=\"retain-path verdict-cycle\"><h4>why it is still alive</h4><div class=\"retain-graph\">"
+                ),
                 "\(page.dom)")
+            #expect(page.dom.contains("<pre>retained by a cycle:"))
+            // The drawing: owner, property, cancellable, subscription, closure, and the edge the fix cuts.
+            for box in [
+                "<span class=\"node role-owner\">CartViewModel</span>",
+                "<span class=\"node role-property\">.cancellables: Set&lt;AnyCancellable&gt;</span>",
+                "<span class=\"node role-cancellable\">AnyCancellable</span>",
+                "<span class=\"node role-closure\">closure at CartViewModel.swift:42</span>",
+                "<span class=\"edge cut back\"><span class=\"edge-label\">✂ captures `self` strongly</span>"
+                    + "<span class=\"edge-arrow\">↩ back to CartViewModel</span></span>",
+            ] {
+                #expect(page.dom.contains(box), "\(box)")
+            }
             #expect(page.dom.contains(".receiveValue: closure at CartViewModel.swift:42 captures `self` strongly"))
         }
     }

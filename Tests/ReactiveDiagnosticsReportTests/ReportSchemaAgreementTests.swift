@@ -34,7 +34,8 @@ struct ReportSchemaAgreementTests {
         report.findings[0].thread = ReportThread(id: 3, name: "worker", queue: "com.example.feed", isMainQueue: false)
         report.findings[0].otherThread = ReportThread(id: 4, name: "other", queue: "q", isMainQueue: true)
         let closure = ReportClosure(
-            function: "closure #1 in A.a()", file: "/src/A.swift", line: 3, column: 4, category: .user)
+            function: "closure #1 in A.a()", file: "/src/A.swift", line: 3, column: 4, category: .user,
+            sourceText: ".sink { self.a = $0 }")
         let links = [ReportRetainLink(kind: .closure, name: "self", type: "A", closure: closure, strength: .strong)]
         let step = ReportRetainStep(type: "A", module: "A", category: .user, isSubscription: true, links: links)
         report.findings[0].retainPath = ReportRetainPath(

@@ -128,6 +128,7 @@ extension ReportClosure: ReportObject {
         .optional("line", .int),
         .optional("column", .int),
         .required("category", .oneOf(FrameCategory.self)),
+        .optional("sourceText", .string),
     ]
 }
 

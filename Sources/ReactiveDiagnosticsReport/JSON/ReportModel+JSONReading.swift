@@ -344,6 +344,7 @@ extension ReportClosure {
         var line: Int?
         var column: Int?
         var category: FrameCategory?
+        var sourceText: String?
         try r.beginObject()
         while let key = try r.nextKey() {
             r.path.append(key)
@@ -353,6 +354,7 @@ extension ReportClosure {
             case "line": line = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
             case "column": column = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readInt() }
             case "category": category = try r.readEnum(FrameCategory.self)
+            case "sourceText": sourceText = try r.optional { (r: inout JSONReader) throws(JSONReadError) in try r.readString() }
             default: try r.skipValue()
             }
             r.path.removeLast()
@@ -362,7 +364,8 @@ extension ReportClosure {
             file: file,
             line: line,
             column: column,
-            category: try r.required(category, "category"))
+            category: try r.required(category, "category"),
+            sourceText: sourceText)
     }
 }
 

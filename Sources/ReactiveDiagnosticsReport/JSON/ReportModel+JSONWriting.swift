@@ -262,6 +262,9 @@ extension ReportClosure {
         if let line {
             w.field("line", line)
         }
+        if let sourceText {
+            w.field("sourceText", sourceText)
+        }
         w.endObject()
     }
 }

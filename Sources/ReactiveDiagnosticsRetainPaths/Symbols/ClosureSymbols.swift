@@ -22,6 +22,8 @@ struct ClosureFacts: Sendable {
     /// The closure's parameters and captures, in order, from the debug information (the
     /// captures are the last ones).
     var parameters: [String]?
+    /// The text of `line` in `file`, trimmed, when the file could be read.
+    var sourceText: String?
 
     /// The name of capture `index` of `count`, when the debug information lists them.
     func captureName(_ index: Int, of count: Int) -> String? {
@@ -30,7 +32,8 @@ struct ClosureFacts: Sendable {
     }
 
     var report: ReportClosure {
-        ReportClosure(function: function, file: file, line: line, column: column, category: category)
+        ReportClosure(
+            function: function, file: file, line: line, column: column, category: category, sourceText: sourceText)
     }
 }
 
@@ -41,6 +44,8 @@ final class ClosureSymbols: Sendable {
 
     private let facts = LockedValue([UInt: ClosureFacts]())
     private let sources = LockedValue([String: ClosureSource?]())
+    /// The lines of the source files closures were found in, read once each.
+    private let sourceFiles = LockedValue([String: [Substring]?]())
     private let classifier: FrameClassifier
 
     init(classifier: FrameClassifier = .shared) {
@@ -95,8 +100,30 @@ final class ClosureSymbols: Sendable {
             result.line = source.line
             result.column = source.column
             result.parameters = source.parameters
+            result.sourceText = text(ofLine: source.line, in: source.file)
         }
         return result
+    }
+
+    /// Line `line` (1-based) of `file`, trimmed: what `reactive-diag fix` checks the file it
+    /// edits against. Read at a checkpoint, never per event; a file is read once.
+    private func text(ofLine line: Int, in file: String) -> String? {
+        guard line > 0, file.hasPrefix("/") else { return nil }
+        let lines: [Substring]?
+        if let cached = sourceFiles.withLock({ $0[file] }) {
+            lines = cached
+        } else {
+            // A source file larger than 4 MiB is not one a closure line is checked in.
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file)
+            let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+            let contents =
+                size > 0 && size <= 4 << 20 ? (try? String(contentsOfFile: file, encoding: .utf8)) : nil
+            lines = contents.map { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+            sourceFiles.withLock { $0[file] = lines }
+        }
+        guard let lines, line <= lines.count else { return nil }
+        let text = lines[line - 1].trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
     }
 
     /// `$s…fU0_TA.12` → `$s…fU0_`: the closure a partial-apply forwarder calls.

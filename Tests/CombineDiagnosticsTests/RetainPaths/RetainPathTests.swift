@@ -249,6 +249,17 @@ func expectCycle(
             $0.closure.line == closureLine && $0.closure.file?.hasSuffix("RetainPathFixtures.swift") == true
         },
         "no closure at line \(closureLine): \(closures)", sourceLocation: sourceLocation)
+    // The report keeps the closure's line as written (what `reactive-diag fix` checks).
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("RetainPathFixtures.swift")
+    if let lines = try? String(contentsOf: fixture, encoding: .utf8).split(
+        separator: "\n", omittingEmptySubsequences: false),
+        let closure = closures.first(where: { $0.closure.line == closureLine })?.closure, closureLine <= lines.count
+    {
+        #expect(
+            closure.sourceText == lines[closureLine - 1].trimmingCharacters(in: .whitespaces),
+            sourceLocation: sourceLocation)
+    }
     #expect(text.contains("captures `\(captures)` strongly"), "\(text)", sourceLocation: sourceLocation)
     #expect(text.contains("→ \(owner) (the same object)"), "\(text)", sourceLocation: sourceLocation)
 }

@@ -34,6 +34,30 @@ public enum ReactiveDiag {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: String = FileManager.default.currentDirectoryPath
     ) -> Int32 {
+        run(
+            arguments: arguments, stdout: stdout, stderr: stderr, environment: environment,
+            currentDirectory: currentDirectory, extensions: ToolExtensions())
+    }
+
+    /// ``run(arguments:stdout:stderr:environment:currentDirectory:)`` with what an executable
+    /// of this package adds (the `fix` command and its fixer, from ReactiveDiagFix).
+    package static func run(
+        arguments: [String], stdout: any OutputSink = FileDescriptorSink(descriptor: 1),
+        stderr: any OutputSink = FileDescriptorSink(descriptor: 2),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath, extensions: ToolExtensions
+    ) -> Int32 {
+        ToolExtensions.$current.withValue(extensions) {
+            runCommand(
+                arguments: arguments, stdout: stdout, stderr: stderr, environment: environment,
+                currentDirectory: currentDirectory)
+        }
+    }
+
+    private static func runCommand(
+        arguments: [String], stdout: any OutputSink, stderr: any OutputSink, environment: [String: String],
+        currentDirectory: String
+    ) -> Int32 {
         let context = ToolContext(
             stdout: stdout, stderr: stderr, environment: environment, currentDirectory: currentDirectory)
         defer {

@@ -79,6 +79,12 @@ struct GateCommand: ParsableCommand, ToolCommand {
         let root = sourceRoot.map { context.url(for: $0).path } ?? context.currentDirectory
         var facts = GateFacts(
             evaluation: evaluation, stacks: stacks, paths: SourcePaths(root: root), liveSites: live.sites)
+        if sarif != nil, let fixer = ToolExtensions.current.fixer {
+            let findings = evaluation.newGroups.map(\.representative)
+            let outcomes = fixer.outcomes(for: findings, in: report)
+            facts.fixes = Dictionary(
+                zip(findings.map(\.fingerprint), outcomes).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+        }
         if let sarif {
             try OutputFile.write(try SARIFWriter.encode(SARIFWriter.log(for: &facts)), to: sarif, in: context)
         }

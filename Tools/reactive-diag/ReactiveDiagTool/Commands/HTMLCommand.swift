@@ -9,7 +9,8 @@ struct HTMLCommand: ParsableCommand, ToolCommand {
             The page has the summary, charts (live resources by kind and allocation site, each \
             scheduler's latency histogram) and the findings grouped by fingerprint, filterable by kind, \
             severity, test, label and free text, each with its culprit's file:line (a link, and the lines \
-            around it when the source file is readable here) and expandable to its stacks.
+            around it when the source file is readable here) and expandable to its stacks; a retain cycle \
+            drawn as boxes and arrows with the reference the fix cuts marked, and the fix's diff under it.
             """)
 
     @OptionGroup var input: InputOptions
@@ -26,6 +27,7 @@ struct HTMLCommand: ParsableCommand, ToolCommand {
         let report = try symbolization.resolve(loaded, stacks: loaded.referencedStacks(filter: filter), in: context)
         let view = ReportView.build(report: report, inputs: inputs, filter: filter)
             .withSourceExcerpts(currentDirectory: context.currentDirectory)
+            .withRetainGraphsAndFixes(report: report, fixer: ToolExtensions.current.fixer)
         try OutputFile.write(try HTMLRenderer.document(for: view), to: output, in: context)
         context.stderr.write("reactive-diag: wrote \(output) (\(Formatting.count(view.groups.count, "fingerprint")))\n")
         return ExitStatus.success

@@ -1,28 +1,30 @@
-import ArgumentParser
-import ReactiveDiagnosticsReport
+package import ArgumentParser
+package import ReactiveDiagnosticsReport
 
 /// The reports a command reads: files or directories, and the size limit.
-struct InputOptions: ParsableArguments {
+package struct InputOptions: ParsableArguments {
+    package init() {}
+
     @Argument(
         help: ArgumentHelp(
             "Report files, or directories (every *.json report in them, sorted by name). Several are merged.",
             valueName: "report"))
-    var reports: [String]
+    package var reports: [String]
 
     @Option(
         name: .customLong("max-input-mb"),
         help: ArgumentHelp(
             "Refuse report files larger than this many MiB.", valueName: "MiB"))
-    var maxInputMB = 1024
+    package var maxInputMB = 1024
 
-    func validate() throws {
+    package func validate() throws {
         guard maxInputMB > 0 else {
             throw ValidationError("--max-input-mb must be positive, not \(maxInputMB).")
         }
     }
 
     /// The limit in bytes.
-    var maxBytes: Int {
+    package var maxBytes: Int {
         ReportInputs.bytes(mebibytes: maxInputMB)
     }
 
@@ -30,7 +32,7 @@ struct InputOptions: ParsableArguments {
     ///
     /// - Returns: The report and the paths read.
     /// - Throws: ``ToolError`` for the first unusable input.
-    func load(in context: ToolContext) throws -> (report: DiagnosticsReport, inputs: [String]) {
+    package func load(in context: ToolContext) throws -> (report: DiagnosticsReport, inputs: [String]) {
         try ReportInputs.load(reports, maxBytes: maxBytes, in: context)
     }
 }

@@ -35,7 +35,7 @@ public struct ToolContext {
     }
 
     /// A path from the command line as a file URL, relative paths resolved against ``currentDirectory``.
-    func url(for path: String) -> URL {
+    package func url(for path: String) -> URL {
         if path.hasPrefix("/") {
             return URL(fileURLWithPath: path)
         }
@@ -43,18 +43,18 @@ public struct ToolContext {
     }
 
     /// Prints one diagnostic line, `reactive-diag: <text>`, on standard error.
-    func diagnose(_ text: String) {
+    package func diagnose(_ text: String) {
         stderr.write("reactive-diag: \(TerminalText.sanitize(text))\n")
     }
 
     /// Prints a note, `reactive-diag: note: <text>`, on standard error.
-    func note(_ text: String) {
+    package func note(_ text: String) {
         stderr.write("reactive-diag: note: \(TerminalText.sanitize(text))\n")
     }
 }
 
 /// A subcommand that runs against a ``ToolContext`` and returns its exit code.
-protocol ToolCommand {
+package protocol ToolCommand {
     /// Runs the command.
     ///
     /// - Returns: The exit code (``ExitStatus``).

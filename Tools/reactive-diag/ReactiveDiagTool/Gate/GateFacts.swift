@@ -11,6 +11,8 @@ struct GateFacts {
     let paths: SourcePaths
     /// The live sites, most first (for the `--max-live` failure).
     let liveSites: [LiveSiteView]
+    /// The mechanical fixes of the new findings, by fingerprint (when a fixer is registered).
+    var fixes: [String: FindingFixOutcome] = [:]
     /// Folded stacks as plain text, each rendered once.
     let stackText = StackText.Cache(style: TerminalStyle(enabled: false))
 

@@ -67,8 +67,38 @@ struct SARIFLog: Codable, Equatable {
         var stacks: [Stack]
         /// Why the resource is alive: its retain path, step by step, the closures at their lines.
         var codeFlows: [CodeFlow]?
+        /// The mechanical fix, when `reactive-diag fix` has one (the executable's fixer).
+        var fixes: [Fix]?
         var baselineState: String
         var properties: ResultProperties
+    }
+
+    /// A fix: its description and its edits, file by file.
+    struct Fix: Codable, Equatable {
+        var description: Message
+        var artifactChanges: [ArtifactChange]
+    }
+
+    struct ArtifactChange: Codable, Equatable {
+        var artifactLocation: ArtifactLocation
+        var replacements: [Replacement]
+    }
+
+    /// `deletedRegion` (empty for an insertion) replaced by `insertedContent`.
+    struct Replacement: Codable, Equatable {
+        var deletedRegion: DeletedRegion
+        var insertedContent: ArtifactContent?
+    }
+
+    struct DeletedRegion: Codable, Equatable {
+        var startLine: Int
+        var startColumn: Int
+        var endLine: Int
+        var endColumn: Int
+    }
+
+    struct ArtifactContent: Codable, Equatable {
+        var text: String
     }
 
     struct CodeFlow: Codable, Equatable {

@@ -9,7 +9,8 @@ import ReactiveDiagnosticsReport
 /// frames with a line as `relatedLocations`, and every frame of its stacks as `stacks`. A leak
 /// with a retain path carries why it is alive and the fix in its message, its cycle as a
 /// `codeFlow`, and sits at the line to change (the closure that closes the cycle), the
-/// subscribe site then related.
+/// subscribe site then related. When the executable registered a fixer (`reactive-diag fix`),
+/// a result with a mechanical fix carries it as `fixes` (`artifactChanges` with `replacements`).
 ///
 /// ```swift
 /// var facts = GateFacts(evaluation: evaluation, stacks: stacks, paths: SourcePaths(root: "/repo"), liveSites: [])
@@ -155,9 +156,30 @@ enum SARIFWriter {
             locations: locations, relatedLocations: related.isEmpty ? nil : related,
             partialFingerprints: [fingerprintKey: group.fingerprint], stacks: sarifStacks,
             codeFlows: finding.retainPath.flatMap { codeFlow(of: $0, paths: facts.paths) }.map { [$0] },
+            fixes: facts.fixes[group.fingerprint].flatMap { fix(of: $0, paths: facts.paths) }.map { [$0] },
             baselineState: "new",
             properties: .init(
                 count: group.count, tests: group.tests, labels: group.labels, findingIDs: group.findingIDs))
+    }
+
+    /// A mechanical fix (`reactive-diag fix`) as SARIF: its sentence and its replacements.
+    static func fix(of outcome: FindingFixOutcome, paths: SourcePaths) -> SARIFLog.Fix? {
+        guard case .fix(let description, let files) = outcome, !files.isEmpty else { return nil }
+        return SARIFLog.Fix(
+            description: .init(text: description),
+            artifactChanges: files.map { file in
+                SARIFLog.ArtifactChange(
+                    artifactLocation: artifact(file.file, paths: paths),
+                    replacements: file.replacements.map { replacement in
+                        SARIFLog.Replacement(
+                            deletedRegion: .init(
+                                startLine: replacement.startLine, startColumn: replacement.startColumn,
+                                endLine: replacement.endLine, endColumn: replacement.endColumn),
+                            insertedContent: replacement.insertedText.isEmpty
+                                ? nil : .init(text: replacement.insertedText)
+                        )
+                    })
+            })
     }
 
     /// A closure's location in its source file, when it has a line.

@@ -168,12 +168,41 @@ enum HTMLScript {
             if (group.retainPath) {
               var path = el("div", "retain-path verdict-" + group.retainPath.verdict);
               path.appendChild(el("h4", null, "why it is still alive"));
+              if (group.retainPath.graph) { path.appendChild(renderGraph(group.retainPath.graph)); }
               path.appendChild(el("pre", null, group.retainPath.lines.join("\\n")));
               content.appendChild(path);
+            }
+            if (group.fix) {
+              var fix = el("div", "fix");
+              fix.appendChild(el("h4", null, group.fix.sentence));
+              if (group.fix.diff) {
+                var diff = el("pre", "diff");
+                group.fix.diff.replace(/\\n$/, "").split("\\n").forEach(function (line) {
+                  var kind = line.indexOf("@@") === 0 ? "hunk" : line.indexOf("+++") === 0 || line.indexOf("---") === 0
+                    ? "file" : line.charAt(0) === "+" ? "add" : line.charAt(0) === "-" ? "del" : "ctx";
+                  diff.appendChild(el("span", "diff-" + kind, line + "\\n"));
+                });
+                fix.appendChild(diff);
+              }
+              content.appendChild(fix);
             }
             group.stacks.forEach(function (reference) { content.appendChild(renderStack(reference)); });
             details.appendChild(content);
             return details;
+          }
+          function renderGraph(graph) {
+            var box = el("div", "retain-graph");
+            graph.nodes.forEach(function (node, index) {
+              box.appendChild(el("span", "node role-" + node.role, node.label));
+              var edge = graph.edges[index];
+              if (!edge) { return; }
+              var last = index === graph.nodes.length - 1;
+              var arrow = el("span", "edge" + (edge.cut ? " cut" : "") + (last ? " back" : ""));
+              arrow.appendChild(el("span", "edge-label", (edge.cut ? "\\u2702 " : "") + edge.label));
+              arrow.appendChild(el("span", "edge-arrow", last ? "\\u21a9 back to " + graph.nodes[0].label : "\\u2192"));
+              box.appendChild(arrow);
+            });
+            return box;
           }
           function writeHash(filter) {
             var parts = [];

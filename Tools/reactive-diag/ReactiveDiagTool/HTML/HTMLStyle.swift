@@ -32,6 +32,16 @@ enum HTMLStyle {
         .stack h4,.retain-path h4{margin:10px 0 2px;font-size:13px}
         .retain-path pre{margin:0;padding-left:8px;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre-wrap}
         .retain-path.verdict-cycle pre{color:var(--user)}
+        .retain-graph{display:flex;flex-wrap:wrap;align-items:center;gap:4px;margin:6px 0 8px;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}
+        .retain-graph .node{border:1px solid #888;border-radius:4px;padding:2px 6px;background:rgba(127,127,127,.08)}
+        .retain-graph .role-owner,.retain-graph .role-closure,.retain-graph .role-property{border-color:var(--user);font-weight:600}
+        .retain-graph .edge{display:inline-flex;flex-direction:column;align-items:center;color:#777;padding:0 2px}
+        .retain-graph .edge-label{font-size:11px}
+        .retain-graph .edge.cut{color:#c62828;font-weight:700}
+        .retain-graph .edge.cut .edge-arrow{text-decoration:line-through}
+        .fix h4{margin:10px 0 2px;font-size:13px}
+        .fix pre.diff{margin:0;padding:4px 8px;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre-wrap;background:rgba(127,127,127,.06)}
+        .diff-add{color:#2e7d32}.diff-del{color:#c62828}.diff-hunk{color:#6a1b9a}.diff-file{font-weight:600}
         ol.frames{list-style:none;margin:0;padding-left:8px;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace}
         ol.frames li{overflow-wrap:anywhere}ol.frames li.user{color:var(--user);font-weight:600}
         ol.frames li.other,ol.frames li.folded summary,ol.frames li.dropped{color:var(--muted)}

@@ -44,6 +44,8 @@ public struct GroupView: Codable, Sendable, Equatable {
     /// where the user's code made it and the stage that keeps the chain alive marked
     /// (`FindingText.chainLines`); `nil` for a finding of one stage.
     public var chain: [String]? = nil
+    /// The mechanical fix or why there is none (the HTML page, when `reactive-diag fix` is there).
+    public var fix: Fix?
 }
 
 /// Why a leaked subscription is alive, as a view shows it: the report's structured retain
@@ -59,6 +61,8 @@ public struct RetainPathView: Codable, Sendable, Equatable {
     public var summary: String
     /// The whole path, one line per hop.
     public var lines: [String]
+    /// The cycle as boxes and arrows (the HTML page).
+    public var graph: Graph?
 }
 
 /// A frame of a view's stack.
