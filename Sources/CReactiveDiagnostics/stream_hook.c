@@ -419,6 +419,17 @@ void rdiag_stream_hook_adopt(const void *_Nonnull stream) {
     seen_before(&adopted, (void *)stream, 1, NULL, 0, &earlier);
 }
 
+int rdiag_stream_hook_tables(const void *_Nonnull *_Nonnull starts, unsigned long *_Nonnull sizes, int capacity) {
+    const void *tables[] = {&finished, &iterated, &gone, &adopted, resumed};
+    const unsigned long lengths[] = {sizeof finished, sizeof iterated, sizeof gone, sizeof adopted, sizeof resumed};
+    int count = (int)(sizeof tables / sizeof tables[0]);
+    for (int index = 0; index < count && index < capacity; index++) {
+        starts[index] = tables[index];
+        sizes[index] = lengths[index];
+    }
+    return count < capacity ? count : capacity;
+}
+
 void rdiag_stream_hook_set_canary_offset(long offset) {
     atomic_store_explicit(&canary_offset, offset, memory_order_release);
 }

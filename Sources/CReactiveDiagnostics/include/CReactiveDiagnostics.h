@@ -372,6 +372,10 @@ void rdiag_stream_hook_tests(int delta);
 void rdiag_stream_hook_suppress(int delta);
 /// Marks a stream (its one reference) as the library's: its iterators are not looked at.
 void rdiag_stream_hook_adopt(const void *_Nonnull stream);
+/// The stream hook's own tables (raw addresses of streams, storages and continuations it has
+/// seen, kept without references): up to `capacity` start addresses and sizes. A holder scan
+/// skips them: a stale address there holds nothing. Returns how many were written.
+int rdiag_stream_hook_tables(const void *_Nonnull *_Nonnull starts, unsigned long *_Nonnull sizes, int capacity);
 /// Where a `CheckedContinuation`'s canary keeps its `UnsafeContinuation` (checked at
 /// start-up), or -1: the double-resume check off.
 void rdiag_stream_hook_set_canary_offset(long offset);

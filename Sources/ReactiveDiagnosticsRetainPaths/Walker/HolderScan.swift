@@ -85,6 +85,8 @@ struct HolderScan {
             guard let word = walker.memory.word(at: hit), wanted.contains(word) else { continue }
             guard let region = walker.regions.region(containing: hit) else { continue }
             if region.image != nil {
+                // The library's own tables of raw addresses (stale ones among them) hold nothing.
+                guard !Self.ownTables.contains(where: { $0.contains(hit) }) else { continue }
                 result[word, default: []].append(.global(hit))
             } else if let object = object(holding: hit, target: word, region: region, below: below), object != word,
                 !CopiedMemory.contains(object),
@@ -200,6 +202,23 @@ struct HolderScan {
         else { return nil }
         return object
     }
+
+    /// The library's C tables of raw addresses (the stream hook's): words there are no references.
+    static let ownTables: [Range<UInt>] = {
+        var starts = [UnsafeRawPointer?](repeating: nil, count: 8)
+        var sizes = [UInt](repeating: 0, count: 8)
+        let count = starts.withUnsafeMutableBufferPointer { starts in
+            sizes.withUnsafeMutableBufferPointer { sizes in
+                Int(
+                    rdiag_stream_hook_tables(
+                        UnsafeMutableRawPointer(starts.baseAddress!).assumingMemoryBound(to: UnsafeRawPointer.self),
+                        sizes.baseAddress!, Int32(starts.count)))
+            }
+        }
+        return (0..<count).compactMap { index in
+            starts[index].map { UInt(bitPattern: $0)..<(UInt(bitPattern: $0) + sizes[index]) }
+        }
+    }()
 
     /// Whether `object` is one of the ledger's own stores of held objects.
     private func isBookkeeping(_ object: UInt) -> Bool {
