@@ -46,28 +46,36 @@ struct FoldedChainGateTests {
         #expect(finding.stages == ["A", "B", "C"])
     }
 
+    /// The shop fixture (version 1) as version 3 writes it once its leak folds a chain of two
+    /// stages: a `flatMap`'s inner publisher (the cause), then the chain's own stage, whose
+    /// fingerprint was the leak's.
+    static func chainReport() throws -> DiagnosticsReport {
+        var report = try DiagnosticsReport.load(from: Fixtures.url("shop-report.json"))
+        let index = try #require(report.findings.firstIndex { $0.kind == "leakedSubscription" })
+        let before = report.findings[index].fingerprint
+        let stack = try #require(report.findings[index].allocationStack)
+        report.schemaVersion = DiagnosticsReport.currentSchemaVersion
+        report.findings[index].fingerprint = "0123456789abcdef"
+        report.findings[index].chain = [
+            ReportChainStage(
+                label: "Empty<Int, Never>", resourceKind: "subscription", allocationStack: stack,
+                fingerprint: "fedcba9876543210", innerOf: "FlatMap", isCause: true),
+            ReportChainStage(
+                label: "FlatMap<Empty<Int, Never>, PassthroughSubject<Int, Never>>", resourceKind: "subscription",
+                allocationStack: stack, fingerprint: before),
+        ]
+        return report
+    }
+
     /// A version 3 report keeps each stage with its stack: the gate matches the stages'
     /// fingerprints from `chain`, `show` lists the stages where the user's code made them and
     /// marks the cause, and `merge` keeps the stages' stacks.
     @Test func aChainOfStagesIsMatchedShownAndMerged() throws {
         try withTemporaryDirectory { directory in
-            var report = try DiagnosticsReport.load(from: Fixtures.url("shop-report.json"))
+            let report = try Self.chainReport()
             let accepted = runTool(
                 ["baseline", Fixtures.url("shop-report.json").path, "-o", "accepted.json"], in: directory.path)
             #expect(accepted.code == 0)
-            let index = try #require(report.findings.firstIndex { $0.kind == "leakedSubscription" })
-            let before = report.findings[index].fingerprint
-            let stack = try #require(report.findings[index].allocationStack)
-            report.schemaVersion = DiagnosticsReport.currentSchemaVersion
-            report.findings[index].fingerprint = "0123456789abcdef"
-            report.findings[index].chain = [
-                ReportChainStage(
-                    label: "Empty<Int, Never>", resourceKind: "subscription", allocationStack: stack,
-                    fingerprint: "fedcba9876543210", innerOf: "FlatMap", isCause: true),
-                ReportChainStage(
-                    label: "FlatMap<Empty<Int, Never>, PassthroughSubject<Int, Never>>", resourceKind: "subscription",
-                    allocationStack: stack, fingerprint: before),
-            ]
             #expect(report.validationProblem() == nil)
             try report.encoded(prettyPrinted: false).write(to: directory.appendingPathComponent("chain.json"))
 

@@ -125,6 +125,21 @@ struct HTMLChromiumTests {
         }
     }
 
+    @Test("a folded chain lists its stages, the cause marked")
+    func rendersAChain() async throws {
+        try await withTemporaryDirectory { directory in
+            try FoldedChainGateTests.chainReport().encoded(prettyPrinted: false)
+                .write(to: directory.appendingPathComponent("chain.json"))
+            let run = runTool(["html", "chain.json", "-o", "page.html"], in: directory.path)
+            #expect(run.code == 0, "\(run.stderr)")
+            guard let page = try await Chromium.load(directory.appendingPathComponent("page.html").absoluteString)
+            else { return }
+            #expect(page.bodyAttribute("data-error") == nil)
+            #expect(page.dom.contains("<h4>chain of 2 stages, upstream first:</h4>"), "\(page.dom.prefix(0))")
+            #expect(page.dom.contains("Empty&lt;Int, Never&gt; (inner of FlatMap), the cause: made at "))
+        }
+    }
+
     @Test("filters from the URL fragment: kind, severity, test, label and free text")
     func filters() async throws {
         try await withTemporaryDirectory { directory in

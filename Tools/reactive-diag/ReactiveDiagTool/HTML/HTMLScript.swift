@@ -165,6 +165,14 @@ enum HTMLScript {
             fact(facts, "fingerprint", group.fingerprint);
             fact(facts, "findings", group.findingIDs.map(function (id) { return "#" + id; }).join(", "));
             content.appendChild(facts);
+            if (group.chain) {
+              var chain = el("div", "chain");
+              chain.appendChild(el("h4", null, group.chain[0]));
+              chain.appendChild(el("pre", null, group.chain.slice(1).map(function (line) {
+                return line.replace(/^  /, "");
+              }).join("\\n")));
+              content.appendChild(chain);
+            }
             if (group.retainPath) {
               var path = el("div", "retain-path verdict-" + group.retainPath.verdict);
               path.appendChild(el("h4", null, "why it is still alive"));
