@@ -248,5 +248,25 @@ extension CombineAdapterTests {
             }
             #expect(leaks.isEmpty, "\(leaks.map { engine.describe($0) })")
         }
+
+        /// Stages counted by global instrumentation and a `.diagnosed()` stage in one chain are
+        /// one leak too: the diagnosed stage is one of its stages.
+        @Test func aChainMixingGlobalAndDiagnosedStagesIsOneFinding() throws {
+            let engine = makeEngine()
+            let subject = PassthroughSubject<Int, Never>()
+            let bag = Bag()
+            let leaks = Self.leaks(engine) {
+                subject.map { $0 + 1 }.diagnosed("prices", engine: engine).filter { $0 > 0 }.sink { _ in }
+                    .store(in: &bag.cancellables)
+            }
+            #expect(leaks.count == 1, "\(leaks.map { "\($0.label ?? "") \($0.details)" })")
+            let leak = try #require(leaks.first)
+            #expect((leak.details["stages"] ?? "").contains("prices"), "\(leak.details)")
+            #expect(leak.test.name == "CombineAdapterTests.nestedLeak")
+            #expect(
+                engine.symbolize(leak.allocationStack).contains(
+                    function: "aChainMixingGlobalAndDiagnosedStagesIsOneFinding"))
+            bag.cancellables.removeAll()
+        }
     }
 }
