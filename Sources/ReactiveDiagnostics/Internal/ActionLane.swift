@@ -35,6 +35,12 @@ import Darwin
 /// schedules the same burst again and again keeps the lane its burst needs, instead of giving
 /// a quarter back and making it again).
 ///
+/// A lane whose thread goes quiet gives back what a burst left without waiting for it: the
+/// engine's checkpoints call ``reclaimQuietLanes()``, which works on a lane while its owner is
+/// not taking (an access word the owner takes by one compare-exchange per take), takes the
+/// probes of the ended actions only the lane holds, and lets a lane whose thread took nothing
+/// since the previous pass go of such actions at its end, down to ``minimumCapacity``.
+///
 /// A checkpoint reads every lane under the lane's lock, which its owner takes only to grow it
 /// (once per doubling), to replace or park an action, or to give back actions it no longer
 /// needs (at most once per lap of the cursor), and reads each action as a seqlock
@@ -46,7 +52,8 @@ import Darwin
 /// ```
 final class ActionLane: @unchecked Sendable {
     // Unchecked: `owned`, `filledAt`, `cursor` and the counts below them are the owner's
-    // alone (a lane changes owner only through the registry's lock); `listed` and `capacity`
+    // alone, and a reclaiming pass's while it holds `access` (a lane changes owner only through
+    // the registry's lock); `listed` and `capacity`
     // change under `lock`, by the owner, and the owner's stores below `count` are
     // published by `count`'s releasing store.
     /// Parked actions: still live after actions scheduled after them ended (timers, delayed

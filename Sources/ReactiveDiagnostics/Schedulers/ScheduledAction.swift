@@ -25,7 +25,9 @@ public final class ScheduledAction: @unchecked Sendable {
     // thread may read after the action ended (a timer's late fire, a cancel racing a run) is
     // atomic, and so is what a checkpoint reads while the action may be filled again (read as
     // a seqlock, see `record(ledger:)`). The work is the one plain field: written when filled,
-    // read and released by the thread that runs it before it ends.
+    // read and released by the thread that runs it before it ends. The probe reference is
+    // changed only where the action is filled again, or by a checkpoint that has excluded the
+    // lane's owner (`ActionLane.reclaimQuietLanes`), both for an ended action nothing else holds.
     /// The probe that tracks it. The action holds it (one reference, taken when the action is
     /// filled for a probe other than the one it held, and given back then or when the action is
     /// released), so a run that comes after its scheduler was dropped (a timer's late fire, a

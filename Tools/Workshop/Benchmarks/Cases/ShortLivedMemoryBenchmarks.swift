@@ -9,8 +9,9 @@ import ReactiveDiagnostics
 import _ReactiveDiagnosticsBenchmarkHarness
 
 /// What the checker keeps of things that lived and ended: heap added per short-lived
-/// subscription (global instrumentation), diagnosed stream and unstructured task, each made,
-/// used and ended inside a test. A checker that finds leaks must not be one: the target is about
+/// subscription (global instrumentation), diagnosed stream, unstructured task and notification
+/// observer (the `observer` resources EffectDiagnostics tracks), each made, used and ended
+/// inside a test. A checker that finds leaks must not be one: the target is about
 /// nothing per item (≤ 64 bytes, the noise of the allocator's own bookkeeping).
 extension MemoryBenchmark {
     static func shortLivedItems(_ context: BenchmarkContext) -> [BenchmarkResult] {
