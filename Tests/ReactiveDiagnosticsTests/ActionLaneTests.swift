@@ -247,6 +247,39 @@ struct ActionLaneTests {
         #expect(engine.liveSchedulerProbes() == 0)
     }
 
+    /// Filling an action again releases the work a cancelled action still held: a deinit that
+    /// schedules from there takes from the lane its own thread is filling, and goes on.
+    @Test func aDeinitThatSchedulesWhileItsLaneFillsAnActionGoesOn() {
+        final class SchedulesOnDeinit: Sendable {
+            let probe: SchedulerProbe
+            let ran: LockedValue<Bool>
+            init(_ probe: SchedulerProbe, ran: LockedValue<Bool>) {
+                self.probe = probe
+                self.ran = ran
+            }
+            deinit {
+                probe.willSchedule(running: {}).run()
+                ran.withLock { $0 = true }
+            }
+        }
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "nested")
+        let ran = LockedValue(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            do {
+                let owner = SchedulesOnDeinit(probe, ran: ran)
+                let action = probe.willSchedule(running: { withExtendedLifetime(owner) {} })
+                probe.didCancel(action)
+            }
+            // Round the lane: the cancelled action is filled again, its work released.
+            for _ in 0..<(4 * ActionLane.currentSize) { probe.willSchedule(running: {}).run() }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(ran.withLock { $0 })
+    }
+
     @Test func aLaneKeepsWhatARepeatedBurstNeeds() {
         let engine = makeEngine { $0.capturesAllocationStacks = false }
         let probe = engine.makeSchedulerProbe(label: "bursts")

@@ -135,8 +135,10 @@ final class ActionLane: @unchecked Sendable {
     @inline(__always)
     static func take(_ filling: borrowing ScheduledAction.Filling, body: @escaping () -> Void) -> ScheduledAction {
         current._withUnsafeGuaranteedRef { lane in
-            lane.enter()
-            defer { lane.access.store(Self.free, ordering: .releasing) }
+            let entered = lane.enter()
+            defer {
+                if entered { lane.access.store(Self.free, ordering: .releasing) }
+            }
             lane.takes &+= 1
             lane.takesSinceSweep &+= 1
             if lane.takes & (Self.backlogCheckEvery - 1) == 0 {
@@ -172,17 +174,27 @@ final class ActionLane: @unchecked Sendable {
     /// Takes the owner's fields for a take: at once, unless a checkpoint is giving back what
     /// the lane held while its thread was quiet (a copy of the lane's ends, at most a few
     /// milliseconds for a lane a burst grew to hundreds of thousands of actions).
+    ///
+    /// - Returns: `false` for a take within a take of the same thread (a deinit that the first
+    ///   one ran, of an action's work or a probe's recorder, scheduled an action): the outer
+    ///   take holds the lane and gives it back.
     @inline(__always)
-    private func enter() {
-        if !access.compareExchange(expected: Self.free, desired: Self.owning, ordering: .acquiring).exchanged {
-            waitForReclaim()
-        }
+    private func enter() -> Bool {
+        let (exchanged, held) = access.compareExchange(
+            expected: Self.free, desired: Self.owning, ordering: .acquiring)
+        return exchanged || waitForReclaim(held)
     }
 
     @inline(never)
-    private func waitForReclaim() {
-        while !access.compareExchange(expected: Self.free, desired: Self.owning, ordering: .acquiring).exchanged {
+    private func waitForReclaim(_ held: UInt8) -> Bool {
+        // Only this thread takes from its lane: the lane held by its owner is held by this take.
+        guard held != Self.owning else { return false }
+        while true {
             sched_yield()
+            let (exchanged, held) = access.compareExchange(
+                expected: Self.free, desired: Self.owning, ordering: .acquiring)
+            if exchanged { return true }
+            if held == Self.owning { return false }
         }
     }
 
@@ -350,7 +362,8 @@ final class ActionLane: @unchecked Sendable {
             lane.access.store(free, ordering: .releasing)
         }
         passUnderWay.store(false, ordering: .releasing)
-        // Outside every lane: a probe's release may release its recorder.
+        // Outside every lane: releasing an action releases its work and its probe, whose
+        // deinits may schedule (on this thread's lane too).
         for probe in probes {
             Unmanaged<SchedulerProbe>.fromOpaque(UnsafeRawPointer(bitPattern: probe).unsafelyUnwrapped).release()
         }
@@ -377,7 +390,11 @@ final class ActionLane: @unchecked Sendable {
     /// actions it keeps (under ``access``: the owner is out).
     private func reclaim(releasing released: inout [ScheduledAction], probes: inout [UInt]) {
         if parkedCount > 0 {
-            releaseEndedParkedActions()
+            lock.withLock { parked in
+                released.append(contentsOf: parked.lazy.filter(\.isFinished))
+                parked.removeAll(where: \.isFinished)
+                parkedCount = parked.count
+            }
         }
         let used = count.load(ordering: .relaxed)
         var end = used
@@ -390,7 +407,7 @@ final class ActionLane: @unchecked Sendable {
             fitting *= 2
         }
         guard end < used || fitting < capacity else { return }
-        released.reserveCapacity(used - end)
+        released.reserveCapacity(released.count + used - end)
         for index in end..<used {
             released.append((owned + index).move())
         }
