@@ -46,6 +46,38 @@ extension CombineAdapterTests {
             #expect(report.schedulers.map { $0.instances ?? 1 }.reduce(0, +) == 3_000)
         }
 
+        /// The probes of dropped schedulers are released: each is held by its schedulers and its
+        /// actions only, and a quiet lane gives back the ended actions' probes at the second
+        /// checkpoint after its thread took its last action.
+        @Test func droppedSchedulersAreReleased() {
+            let engine = makeEngine()
+            let queue = DispatchQueue(label: "SchedulerLabels.released")
+            let done = DispatchGroup()
+            // On a thread of its own, so that no other test takes actions from its lane.
+            done.enter()
+            let thread = Thread {
+                for index in 0..<3_000 {
+                    ViewModel(label: "dropped-\(index % 10)", engine: engine, queue: queue).refresh(done)
+                }
+                done.leave()
+            }
+            thread.start()
+            #expect(done.wait(timeout: .now() + 30) == .success)
+            // The thread may still be dropping its last view model: ask until it has.
+            let kept = ViewModel(label: "kept", engine: engine, queue: queue)
+            var live = engine.liveSchedulerProbes()
+            for _ in 0..<200 where live > 1 {
+                engine.reclaimQuietLanes()
+                engine.reclaimQuietLanes()
+                live = engine.liveSchedulerProbes()
+                if live > 1 { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            #expect(live == 1, "probes of dropped schedulers still alive: \(live - 1)")
+            let rows = engine.schedulerSummaries().filter { $0.label.hasPrefix("dropped-") }
+            #expect(rows.count == 10 && rows.allSatisfy { $0.instances == 300 && $0.executed == 300 })
+            withExtendedLifetime(kept) {}
+        }
+
         @Test func aPendingActionOfOneSchedulerIsStillFoundAmongItsLabel() {
             let engine = makeEngine()
             let queue = DispatchQueue(label: "SchedulerLabels.suspended")

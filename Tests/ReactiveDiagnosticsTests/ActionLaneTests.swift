@@ -209,6 +209,77 @@ struct ActionLaneTests {
         #expect(engine.ledger.liveCount == 0)
     }
 
+    /// A lane whose thread went quiet gives back what a burst left at the second checkpoint,
+    /// without its thread scheduling again, and its ended actions give their probes back.
+    @Test func aQuietLaneGivesBackWhatABurstLeftIt() {
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let burstDone = DispatchSemaphore(value: 0)
+        let reclaimed = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let sizes = LockedValue((burst: 0, after: 0))
+        Thread {
+            // In a scope of its own: the probe and the actions are dropped when it ends.
+            let afterBurst = { () -> Int in
+                let probe = engine.makeSchedulerProbe(label: "quiet")
+                let burst = (0..<8_192).map { _ in probe.willSchedule(running: {}) }
+                for action in burst { action.run() }
+                return ActionLane.currentSize
+            }()
+            burstDone.signal()
+            // Quiet: no action taken until the checkpoints are over.
+            reclaimed.wait()
+            sizes.withLock { $0 = (afterBurst, ActionLane.currentSize) }
+            done.signal()
+        }.start()
+        burstDone.wait()
+        let live = engine.liveSchedulerProbes()
+        // Two checkpoints: the first sees the lane took actions, the second finds it quiet.
+        for _ in 0..<2 {
+            let checkpoint = engine.beginTest(named: "ActionLaneTests.quiet", serial: false)
+            _ = engine.finishTest(checkpoint, options: TestOptions(settleTime: .zero))
+        }
+        reclaimed.signal()
+        done.wait()
+        let (burst, after) = sizes.withLock { $0 }
+        #expect(burst >= 8_192)
+        #expect(after == ActionLane.minimumCapacity, "the quiet lane kept \(after) of the \(burst) actions")
+        #expect(live == 1)
+        #expect(engine.liveSchedulerProbes() == 0)
+    }
+
+    /// Filling an action again releases the work a cancelled action still held: a deinit that
+    /// schedules from there takes from the lane its own thread is filling, and goes on.
+    @Test func aDeinitThatSchedulesWhileItsLaneFillsAnActionGoesOn() {
+        final class SchedulesOnDeinit: Sendable {
+            let probe: SchedulerProbe
+            let ran: LockedValue<Bool>
+            init(_ probe: SchedulerProbe, ran: LockedValue<Bool>) {
+                self.probe = probe
+                self.ran = ran
+            }
+            deinit {
+                probe.willSchedule(running: {}).run()
+                ran.withLock { $0 = true }
+            }
+        }
+        let engine = makeEngine { $0.capturesAllocationStacks = false }
+        let probe = engine.makeSchedulerProbe(label: "nested")
+        let ran = LockedValue(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            do {
+                let owner = SchedulesOnDeinit(probe, ran: ran)
+                let action = probe.willSchedule(running: { withExtendedLifetime(owner) {} })
+                probe.didCancel(action)
+            }
+            // Round the lane: the cancelled action is filled again, its work released.
+            for _ in 0..<(4 * ActionLane.currentSize) { probe.willSchedule(running: {}).run() }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(ran.withLock { $0 })
+    }
+
     @Test func aLaneKeepsWhatARepeatedBurstNeeds() {
         let engine = makeEngine { $0.capturesAllocationStacks = false }
         let probe = engine.makeSchedulerProbe(label: "bursts")

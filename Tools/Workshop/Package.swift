@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "ReactiveDiagnostics", package: "ReactiveDiagnostics"),
                 .product(name: "CombineDiagnostics", package: "ReactiveDiagnostics"),
                 .product(name: "ConcurrencyDiagnostics", package: "ReactiveDiagnostics"),
+                .product(name: "EffectDiagnostics", package: "ReactiveDiagnostics"),
                 .product(name: "ReactiveDiagTool", package: "ReactiveDiagnostics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + openCombine,

@@ -18,6 +18,7 @@ extension DiagnosticsEngine {
         }
         openTests.withLock { $0[test.rawValue, default: 0] += 1 }
         StreamMisuseHook.testOpened(in: self)
+        reclaimQuietLanes()
         return TestCheckpoint(
             test: test, epoch: ledger.advanceEpoch(), findingIndex: findingStore.count, isSerial: serial)
     }
@@ -59,6 +60,7 @@ extension DiagnosticsEngine {
             recordLeaks(of: checkpoint)
             recordUnstructuredTasks(of: checkpoint)
             closeTest(checkpoint)
+            reclaimQuietLanes()
         }
         evaluatePrematureCancels(test: checkpoint.test)
         let findings = attributedFindings(of: checkpoint, from: checkpoint.findingIndex, options: options)

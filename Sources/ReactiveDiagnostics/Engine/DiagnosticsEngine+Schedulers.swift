@@ -31,6 +31,22 @@ extension DiagnosticsEngine: ActionLaneHost {
     }
 }
 
+extension DiagnosticsEngine {
+    /// Gives back what the action lanes of quiet threads no longer need: a thread that took no
+    /// action since the previous call has its lane let go of the ended actions a burst left
+    /// and of the probes of dropped schedulers (see `ActionLane.reclaimQuietLanes()`). Every
+    /// test's checkpoints call it, so a lane is given back by the second checkpoint after its
+    /// thread went quiet.
+    ///
+    /// ```swift
+    /// engine.reclaimQuietLanes()   // notes which lanes took actions since
+    /// engine.reclaimQuietLanes()   // gives back those that took none
+    /// ```
+    @_spi(Integration) public func reclaimQuietLanes() {
+        ActionLanes.reclaimQuiet()
+    }
+}
+
 /// The engine's answer to who an action scheduled now belongs to.
 final class EngineLaneOwners: LaneOwners, @unchecked Sendable {
     // Unchecked: its one reference is set once, by the engine's initializer, before any probe

@@ -307,6 +307,17 @@ public final class DiagnosticsEngine: Sendable {
     public func schedulerSummaries() -> [SchedulerSummary] {
         schedulers.withLock { $0.order }.map { $0.summary() }
     }
+
+    /// How many of this engine's scheduler probes are not released yet: those whose schedulers
+    /// or actions are still around (for tests that check that dropped schedulers are released).
+    ///
+    /// ```swift
+    /// engine.reclaimQuietLanes()
+    /// #expect(engine.liveSchedulerProbes() == 0)
+    /// ```
+    @_spi(Integration) public func liveSchedulerProbes() -> Int {
+        schedulers.withLock { $0.order }.reduce(0) { $0 + $1.liveInstances }
+    }
 }
 
 /// What a fingerprint depends on: findings sharing these share a fingerprint.

@@ -35,6 +35,12 @@ import Darwin
 /// schedules the same burst again and again keeps the lane its burst needs, instead of giving
 /// a quarter back and making it again).
 ///
+/// A lane whose thread goes quiet gives back what a burst left without waiting for it: the
+/// engine's checkpoints call ``reclaimQuietLanes()``, which works on a lane while its owner is
+/// not taking (an access word the owner takes by one compare-exchange per take), takes the
+/// probes of the ended actions only the lane holds, and lets a lane whose thread took nothing
+/// since the previous pass go of such actions at its end, down to ``minimumCapacity``.
+///
 /// A checkpoint reads every lane under the lane's lock, which its owner takes only to grow it
 /// (once per doubling), to replace or park an action, or to give back actions it no longer
 /// needs (at most once per lap of the cursor), and reads each action as a seqlock
@@ -46,7 +52,8 @@ import Darwin
 /// ```
 final class ActionLane: @unchecked Sendable {
     // Unchecked: `owned`, `filledAt`, `cursor` and the counts below them are the owner's
-    // alone (a lane changes owner only through the registry's lock); `listed` and `capacity`
+    // alone, and a reclaiming pass's while it holds `access` (a lane changes owner only through
+    // the registry's lock); `listed` and `capacity`
     // change under `lock`, by the owner, and the owner's stores below `count` are
     // published by `count`'s releasing store.
     /// Parked actions: still live after actions scheduled after them ended (timers, delayed
@@ -81,6 +88,16 @@ final class ActionLane: @unchecked Sendable {
     @exclusivity(unchecked) private var deepBacklogThisLap = false
     /// Its place in the registry: part of the tokens of its actions.
     let number: Int
+    /// Who works on the owner's fields: ``free``, the owner (``owning``, in a take) or a
+    /// checkpoint giving back what a quiet lane no longer needs (``reclaiming``).
+    private let access = Atomic<UInt8>(ActionLane.free)
+    private static let free: UInt8 = 0
+    private static let owning: UInt8 = 1
+    private static let reclaiming: UInt8 = 2
+    /// ``takes`` when a reclaiming pass last looked at the lane (under ``access``).
+    @exclusivity(unchecked) private var takesAtLastLook: UInt64 = 0
+    /// ``takes`` when a reclaiming pass last gave back what the lane held (under ``access``).
+    @exclusivity(unchecked) private var takesAtLastReclaim: UInt64 = .max
 
     /// Actions a lane keeps however long it goes without needing them.
     static let minimumCapacity = 256
@@ -118,6 +135,10 @@ final class ActionLane: @unchecked Sendable {
     @inline(__always)
     static func take(_ filling: borrowing ScheduledAction.Filling, body: @escaping () -> Void) -> ScheduledAction {
         current._withUnsafeGuaranteedRef { lane in
+            let entered = lane.enter()
+            defer {
+                if entered { lane.access.store(Self.free, ordering: .releasing) }
+            }
             lane.takes &+= 1
             lane.takesSinceSweep &+= 1
             if lane.takes & (Self.backlogCheckEvery - 1) == 0 {
@@ -147,6 +168,33 @@ final class ActionLane: @unchecked Sendable {
             let action = ScheduledAction(filling, body: body)
             lane.append(action)
             return action
+        }
+    }
+
+    /// Takes the owner's fields for a take: at once, unless a checkpoint is giving back what
+    /// the lane held while its thread was quiet (a copy of the lane's ends, at most a few
+    /// milliseconds for a lane a burst grew to hundreds of thousands of actions).
+    ///
+    /// - Returns: `false` for a take within a take of the same thread (a deinit that the first
+    ///   one ran, of an action's work or a probe's recorder, scheduled an action): the outer
+    ///   take holds the lane and gives it back.
+    @inline(__always)
+    private func enter() -> Bool {
+        let (exchanged, held) = access.compareExchange(
+            expected: Self.free, desired: Self.owning, ordering: .acquiring)
+        return exchanged || waitForReclaim(held)
+    }
+
+    @inline(never)
+    private func waitForReclaim(_ held: UInt8) -> Bool {
+        // Only this thread takes from its lane: the lane held by its owner is held by this take.
+        guard held != Self.owning else { return false }
+        while true {
+            sched_yield()
+            let (exchanged, held) = access.compareExchange(
+                expected: Self.free, desired: Self.owning, ordering: .acquiring)
+            if exchanged { return true }
+            if held == Self.owning { return false }
         }
     }
 
@@ -285,6 +333,111 @@ final class ActionLane: @unchecked Sendable {
     /// How many actions the calling thread's lane has made so far (allocations).
     static var currentMade: Int {
         current._withUnsafeGuaranteedRef { $0.made }
+    }
+
+    // MARK: Quiet lanes
+
+    /// Gives back what the lanes no longer need. The ended actions that nothing but their lane
+    /// refers to give their probes back (see ``ScheduledAction/probe``), so that dropped
+    /// schedulers are released; a lane whose thread took no action since the previous pass
+    /// also lets go of such actions beyond ``minimumCapacity`` at its end (what a burst left:
+    /// about 110 bytes an action, with the lane's arrays), once per quiet period. Checkpoints
+    /// call it; a lane its owner is taking from is passed over, and a pass already under way
+    /// makes this one return at once.
+    static func reclaimQuietLanes() {
+        guard !passUnderWay.exchange(true, ordering: .acquiring) else { return }
+        var released: [ScheduledAction] = []
+        var probes: [UInt] = []
+        for lane in registry.withLock({ $0.all }) {
+            guard lane.access.compareExchange(expected: free, desired: reclaiming, ordering: .acquiring).exchanged
+            else { continue }
+            if lane.takes != lane.takesAtLastLook {
+                // Busy since the last pass: its ended actions give their probes back only.
+                lane.takeProbesOfEndedActions(below: lane.count.load(ordering: .relaxed), into: &probes)
+            } else if lane.takes != lane.takesAtLastReclaim {
+                lane.takesAtLastReclaim = lane.takes
+                lane.reclaim(releasing: &released, probes: &probes)
+            }
+            lane.takesAtLastLook = lane.takes
+            lane.access.store(free, ordering: .releasing)
+        }
+        passUnderWay.store(false, ordering: .releasing)
+        // Outside every lane: releasing an action releases its work and its probe, whose
+        // deinits may schedule (on this thread's lane too).
+        for probe in probes {
+            Unmanaged<SchedulerProbe>.fromOpaque(UnsafeRawPointer(bitPattern: probe).unsafelyUnwrapped).release()
+        }
+        released.removeAll()
+    }
+
+    /// Whether a reclaiming pass is under way (one at a time).
+    private static let passUnderWay = Atomic<Bool>(false)
+
+    /// Takes the probes of the ended actions before `end` that nothing else refers to (under
+    /// ``access``): a lane that is filled for other schedulers would otherwise keep a dropped
+    /// scheduler's probe until its cursor came round.
+    private func takeProbesOfEndedActions(below end: Int, into probes: inout [UInt]) {
+        for index in 0..<end where owned[index].isFinished && isKnownUniquelyReferenced(&owned[index]) {
+            let probe = owned[index].takeProbe()
+            if probe != 0 {
+                probes.append(probe)
+            }
+        }
+    }
+
+    /// Lets go of the ended actions at the lane's end that nothing else refers to, down to
+    /// ``minimumCapacity``, shrinks the lane's arrays to fit, and takes the probes of the ended
+    /// actions it keeps (under ``access``: the owner is out).
+    private func reclaim(releasing released: inout [ScheduledAction], probes: inout [UInt]) {
+        if parkedCount > 0 {
+            lock.withLock { parked in
+                released.append(contentsOf: parked.lazy.filter(\.isFinished))
+                parked.removeAll(where: \.isFinished)
+                parkedCount = parked.count
+            }
+        }
+        let used = count.load(ordering: .relaxed)
+        var end = used
+        while end > Self.minimumCapacity, owned[end - 1].isFinished, isKnownUniquelyReferenced(&owned[end - 1]) {
+            end -= 1
+        }
+        takeProbesOfEndedActions(below: end, into: &probes)
+        var fitting = Self.minimumCapacity
+        while fitting < end {
+            fitting *= 2
+        }
+        guard end < used || fitting < capacity else { return }
+        released.reserveCapacity(released.count + used - end)
+        for index in end..<used {
+            released.append((owned + index).move())
+        }
+        if fitting < capacity {
+            let smaller = UnsafeMutablePointer<ScheduledAction>.allocate(capacity: fitting)
+            smaller.moveInitialize(from: owned, count: end)
+            owned.deallocate()
+            owned = smaller
+            let takesWhenFilled = UnsafeMutablePointer<UInt64>.allocate(capacity: fitting)
+            takesWhenFilled.moveInitialize(from: filledAt, count: end)
+            filledAt.deallocate()
+            filledAt = takesWhenFilled
+        }
+        // Unlisted under the lock: checkpoints read `listed` and `count` under it.
+        lock.withLock { _ in
+            count.store(end, ordering: .releasing)
+            if fitting < capacity {
+                let smallerList = UnsafeMutablePointer<Unmanaged<ScheduledAction>>.allocate(capacity: fitting)
+                smallerList.moveInitialize(from: listed, count: end)
+                listed.deallocate()
+                listed = smallerList
+                capacity = fitting
+            }
+        }
+        if cursor > end {
+            cursor = end
+        }
+        quietLaps = 0
+        madeThisLap = 0
+        deepBacklogThisLap = false
     }
 
     // MARK: Checkpoints

@@ -42,4 +42,10 @@ struct ActionLanes: ExternalLiveResources {
     func collectLive(ledger: UInt32, where include: (ResourceLedger.Slot) -> Bool, into result: inout [LiveResource]) {
         ActionLane.collectLive(ledger: ledger, where: include, into: &result)
     }
+
+    /// Gives back what the lanes of threads that went quiet no longer need (see
+    /// `ActionLane.reclaimQuietLanes()`).
+    static func reclaimQuiet() {
+        ActionLane.reclaimQuietLanes()
+    }
 }

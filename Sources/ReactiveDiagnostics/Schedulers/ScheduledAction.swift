@@ -25,10 +25,14 @@ public final class ScheduledAction: @unchecked Sendable {
     // thread may read after the action ended (a timer's late fire, a cancel racing a run) is
     // atomic, and so is what a checkpoint reads while the action may be filled again (read as
     // a seqlock, see `record(ledger:)`). The work is the one plain field: written when filled,
-    // read and released by the thread that runs it before it ends.
-    /// The probe that tracks it. Not reference-counted: the thread that schedules and the one
-    /// that runs never write the probe's count (probes live as long as the process; see
-    /// ``SchedulerProbe``).
+    // read and released by the thread that runs it before it ends. The probe reference is
+    // changed only where the action is filled again, or by a checkpoint that has excluded the
+    // lane's owner (`ActionLane.reclaimQuietLanes`), both for an ended action nothing else holds.
+    /// The probe that tracks it. The action holds it (one reference, taken when the action is
+    /// filled for a probe other than the one it held, and given back then or when the action is
+    /// released), so a run that comes after its scheduler was dropped (a timer's late fire, a
+    /// cancelled action's block) still finds it; refilled for the same probe, as a warm
+    /// scheduler's actions are, it writes no reference count (see ``SchedulerProbe``).
     public var probe: SchedulerProbe {
         probeReference.takeUnretainedValue()
     }
@@ -92,9 +96,30 @@ public final class ScheduledAction: @unchecked Sendable {
         fill(filling, body: body)
     }
 
+    deinit {
+        releaseProbe()
+    }
+
+    /// Gives back the action's reference to its probe (the probe may be released with it).
+    private func releaseProbe() {
+        let held = takeProbe()
+        if held != 0 {
+            Self.giveBack(held)
+        }
+    }
+
+    /// The address of the probe the action holds, whose reference the caller now owns (0 for
+    /// none): for an ended action that its lane alone refers to, by the lane's owner or a
+    /// checkpoint that excluded it (see `ActionLane.reclaimQuietLanes`).
+    func takeProbe() -> UInt {
+        let held = probeWord.load(ordering: .relaxed)
+        probeWord.store(0, ordering: .relaxed)
+        return held
+    }
+
     /// What an action is filled with when it is scheduled, besides its work.
     struct Filling: ~Copyable {
-        /// Not retained: probes live as long as the process.
+        /// Not retained here: the action takes its own reference if it held another probe.
         unowned(unsafe) var probe: SchedulerProbe
         var kind: ResourceKind
         var stack: StackID
@@ -115,7 +140,11 @@ public final class ScheduledAction: @unchecked Sendable {
         // before any of the new values (see `record(ledger:)`).
         atomicMemoryFence(ordering: .releasing)
         self.body = body
-        probeWord.store(UInt(bitPattern: Unmanaged.passUnretained(filling.probe).toOpaque()), ordering: .relaxed)
+        let probe = UInt(bitPattern: Unmanaged.passUnretained(filling.probe).toOpaque())
+        let held = probeWord.load(ordering: .relaxed)
+        if held != probe {
+            hold(filling.probe)
+        }
         tokenWord.store(filling.token.rawValue, ordering: .relaxed)
         stackWord.store(filling.stack.rawValue, ordering: .relaxed)
         testWord.store(filling.test.rawValue, ordering: .relaxed)
@@ -125,6 +154,24 @@ public final class ScheduledAction: @unchecked Sendable {
         reference.store(filling.enqueuedAt, ordering: .relaxed)
         let generation = (previous >> 16) &+ 1
         state.store(generation << 16 | UInt64(filling.kind.index) << 8 | Self.live, ordering: .releasing)
+        if held != probe, held != 0 {
+            // Once the action is filled: the probe's release may release its recorder.
+            Self.giveBack(held)
+        }
+    }
+
+    /// Holds `probe` instead of the probe it held, which `fill` gives back once the action is
+    /// filled. Out of line, as is ``giveBack(_:)``: a warm scheduler's actions are filled again
+    /// for the probe they hold, with no reference counted.
+    @inline(never)
+    private func hold(_ probe: SchedulerProbe) {
+        probeWord.store(UInt(bitPattern: Unmanaged.passRetained(probe).toOpaque()), ordering: .relaxed)
+    }
+
+    /// Releases the probe at `address`, a reference an action held.
+    @inline(never)
+    private static func giveBack(_ address: UInt) {
+        Unmanaged<SchedulerProbe>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped).release()
     }
 
     /// The work of an action that carries none.

@@ -26,10 +26,13 @@ import _ReactiveDiagnosticsSupport
 /// ``FindingPolicy/trap`` policy it traps once it is done with the action's bookkeeping.
 ///
 /// The thread that schedules and the one that runs write different cache lines: what is
-/// counted when scheduling and when running are kept apart, and actions refer to their probe
-/// without reference counting, so a probe lives as long as the process. What it counts is its
-/// label's: an engine's probes of one label share their statistics and are one row of the
-/// report.
+/// counted when scheduling and when running are kept apart. What a probe counts is its label's:
+/// an engine's probes of one label share their statistics and are one row of the report, so a
+/// probe itself is small and lives as long as what uses it: its schedulers (which hold it) and
+/// its actions, each of which holds its probe until it is filled again for another probe or
+/// released (a warm scheduler's actions are filled again for the probe they hold, so
+/// scheduling counts no reference). An ended action its lane alone holds gives its probe back
+/// when its thread has gone quiet, at the engine's next checkpoint (see `ActionLane`).
 public final class SchedulerProbe: Sendable {
     /// Where actions are registered and findings go (the engine, unless a test gave its own).
     public let recorder: any DiagnosticsRecorder
@@ -118,16 +121,14 @@ public final class SchedulerProbe: Sendable {
         latency = statistics.latency
         duration = statistics.duration
         threadRuns = statistics.threadRuns
-        Self.everyProbe.withLock { $0.append(self) }
+    }
+
+    deinit {
+        statistics.noteInstanceReleased()
     }
 
     /// The owners of a probe that keeps no lanes (never asked).
     private static let noLanes = LaneOwners()
-
-    /// Every probe made: actions refer to their probe without counting references, so none is
-    /// ever released. A probe is small (its statistics are its label's, see `SchedulerStatistics`):
-    /// about 200 bytes a scheduler.
-    private static let everyProbe = LockedValue([SchedulerProbe]())
 
     /// An action is being scheduled. Registers it as live (``ResourceKind/timer`` when
     /// `repeating`) with the scheduling stack: `stack`, or the caller's stack captured now

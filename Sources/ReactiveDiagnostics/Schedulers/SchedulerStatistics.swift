@@ -22,8 +22,8 @@ final class SchedulerStatistics: Sendable {
     let threadRuns = AtomicCounters(
         count: SchedulerStatistics.threadSlots * SchedulerStatistics.threadSlotStride, isolated: true)
     let threadNames = LockedValue([Int: (name: String, isMainQueue: Bool)]())
-    /// Schedulers made with this label.
-    private let instances = AtomicCounters(count: 1)
+    /// Schedulers made with this label (0), and those released since (1).
+    private let instances = AtomicCounters(count: 2)
 
     /// Thread slots (a power of two): threads beyond share them.
     static let threadSlots = 64
@@ -39,6 +39,16 @@ final class SchedulerStatistics: Sendable {
     /// One more scheduler of this label.
     func noteInstance() {
         instances.add(0, 1)
+    }
+
+    /// A probe of this label was released (its schedulers and actions are gone).
+    func noteInstanceReleased() {
+        instances.add(1, 1)
+    }
+
+    /// Probes of this label not released yet.
+    var liveInstances: Int {
+        instances.load(0) - instances.load(1)
     }
 
     /// The row of the report.

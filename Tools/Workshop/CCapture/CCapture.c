@@ -1,6 +1,9 @@
 // Declarations of the library's entry points: see include/CCapture.h. One function of the
 // benchmark's own below.
 #include "CCapture.h"
+// For __GLIBC__ (features.h): without a libc header first, the check below never saw glibc and
+// the heap in use was the resident size.
+#include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif

@@ -1,14 +1,17 @@
 import CombineDiagnostics
 import ConcurrencyDiagnostics
 import Dispatch
+import EffectDiagnostics
 import Foundation
 import OpenCombineShim
+import Synchronization
 import ReactiveDiagnostics
 import _ReactiveDiagnosticsBenchmarkHarness
 
 /// What the checker keeps of things that lived and ended: heap added per short-lived
-/// subscription (global instrumentation), diagnosed stream and unstructured task, each made,
-/// used and ended inside a test. A checker that finds leaks must not be one: the target is about
+/// subscription (global instrumentation), diagnosed stream, unstructured task and notification
+/// observer (the `observer` resources EffectDiagnostics tracks), each made, used and ended
+/// inside a test. A checker that finds leaks must not be one: the target is about
 /// nothing per item (≤ 64 bytes, the noise of the allocator's own bookkeeping).
 extension MemoryBenchmark {
     static func shortLivedItems(_ context: BenchmarkContext) -> [BenchmarkResult] {
@@ -16,6 +19,8 @@ extension MemoryBenchmark {
         var subscriptions: [Double] = []
         var streams: [Double] = []
         var tasks: [Double] = []
+        var observers: [Double] = []
+        var plainObservers: [Double] = []
         for _ in 0..<max(1, context.repetitions / 3) {
             let engine = quietEngine { $0.tracksUnstructuredTasks = true }
             let checkpoint = engine.beginTest(named: "MemoryBenchmark.shortLivedItems", serial: false)
@@ -23,6 +28,12 @@ extension MemoryBenchmark {
                 subscriptions.append(perItem(count) { shortLivedSubscriptions($0, engine: engine) })
                 streams.append(perItem(count) { shortLivedStreams($0, engine: engine) })
                 tasks.append(perItem(count / 5) { shortLivedTasks($0) })
+                let plain = perItem(count) { shortLivedObservers($0, center: NotificationCenter()) }
+                let diagnosed = perItem(count) {
+                    shortLivedObservers($0, center: NotificationCenter().diagnosed(engine: engine))
+                }
+                plainObservers.append(plain)
+                observers.append(diagnosed - plain)
             }
             _ = engine.finishTest(checkpoint)
         }
@@ -37,6 +48,14 @@ extension MemoryBenchmark {
             BenchmarkResult(
                 name: "memory.shortLived.tasks", unit: "bytes/item", statistics: Statistics(tasks), target: target,
                 notes: ["what": "Task { } awaited in a test, every task followed (Linux)"]),
+            BenchmarkResult(
+                name: "memory.shortLived.observers", unit: "bytes/item", statistics: Statistics(observers),
+                target: target,
+                notes: [
+                    "what":
+                        "DiagnosedNotificationCenter: addObserver, one post, removeObserver, in a test; beyond the plain center's",
+                    "plainCenter": String(format: "%.1f bytes/item", Statistics(plainObservers).median),
+                ]),
         ]
     }
 
@@ -63,6 +82,31 @@ extension MemoryBenchmark {
         blackHole(sum)
     }
 
+    /// Observers added, posted to once and removed: the notification observers EffectDiagnostics
+    /// tracks (an `observer` resource each, until removed), through the diagnosed center or
+    /// the plain one.
+    private static func shortLivedObservers(_ count: Int, center: DiagnosedNotificationCenter) {
+        let name = Notification.Name("MemoryBenchmark.shortLivedObservers")
+        let delivered = Delivered()
+        for _ in 0..<count {
+            let observer = center.addObserver(forName: name) { _ in delivered.add() }
+            center.post(name: name)
+            center.removeObserver(observer)
+        }
+        blackHole(delivered.count.load(ordering: .relaxed))
+    }
+
+    private static func shortLivedObservers(_ count: Int, center: NotificationCenter) {
+        let name = Notification.Name("MemoryBenchmark.shortLivedObservers")
+        let delivered = Delivered()
+        for _ in 0..<count {
+            let observer = center.addObserver(forName: name, object: nil, queue: nil) { _ in delivered.add() }
+            center.post(name: name, object: nil)
+            center.removeObserver(observer)
+        }
+        blackHole(delivered.count.load(ordering: .relaxed))
+    }
+
     private static func shortLivedStreams(_ count: Int, engine: DiagnosticsEngine) {
         let total = ConcurrencyBenchmarks.blocking {
             var sum = 0
@@ -86,5 +130,14 @@ extension MemoryBenchmark {
             return sum
         }
         blackHole(total)
+    }
+}
+
+/// Notifications delivered, counted from the posting thread.
+private final class Delivered: Sendable {
+    let count = Atomic<Int>(0)
+
+    func add() {
+        count.add(1, ordering: .relaxed)
     }
 }
