@@ -63,10 +63,13 @@ extension CombineAdapterTests {
             }
             thread.start()
             #expect(done.wait(timeout: .now() + 30) == .success)
-            // The thread may still be dropping its last view model: ask until it has.
+            // The last block left the group before it returned: let the serial queue run it to its end.
+            queue.sync {}
+            // The thread may still be dropping its last view model: ask until it has (bounded;
+            // under load a worker can be kept off the processor for a while).
             let kept = ViewModel(label: "kept", engine: engine, queue: queue)
             var live = engine.liveSchedulerProbes()
-            for _ in 0..<200 where live > 1 {
+            for _ in 0..<1_000 where live > 1 {
                 engine.reclaimQuietLanes()
                 engine.reclaimQuietLanes()
                 live = engine.liveSchedulerProbes()
