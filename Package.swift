@@ -248,6 +248,8 @@ let package = Package(
                 "ReactiveDiagnosticsTestSupport",
                 "_SerialDeliveryStressHarness",
                 "CombineDiagnostics",
+                // FixedShapeTests: `reactive-diag fix` on real leaks, the fixed code run again.
+                "ReactiveDiagFix",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ] + openCombine,
             swiftSettings: swiftSettings
