@@ -45,6 +45,16 @@ public struct ReportChainStage: Codable, Sendable, Hashable {
     /// (`ticker (timer)`), and the operator of an inner subscription
     /// (`Empty<Int, Never> (inner of FlatMap)`).
     public var name: String {
+        Self.name(label: label, resourceKind: resourceKind, innerOf: innerOf)
+    }
+
+    /// The one rule for how a stage is listed, which the engine also writes into a finding's
+    /// `details["stages"]`.
+    ///
+    /// ```swift
+    /// ReportChainStage.name(label: "ticker", resourceKind: "timer", innerOf: nil)   // "ticker (timer)"
+    /// ```
+    public static func name(label: String?, resourceKind: String, innerOf: String?) -> String {
         var name = label ?? resourceKind
         if resourceKind != "subscription", label != nil {
             name += " (\(resourceKind))"

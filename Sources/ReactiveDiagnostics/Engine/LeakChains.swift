@@ -33,14 +33,11 @@ struct LeakChains {
         }
     }
 
-    /// How a stage is listed: its label, and its kind when it is no subscription
-    /// (`ticker (timer)`).
-    static func stageName(_ site: LeakSite) -> String {
+    /// How a stage is listed (`ReportChainStage.name(label:resourceKind:innerOf:)`): its
+    /// label, and its kind when it is no subscription (`ticker (timer)`).
+    static func stageName(_ site: LeakSite, innerOf: String? = nil) -> String {
         let label = site.label.name
-        if site.kind == .subscription {
-            return label.isEmpty ? site.kind.name : label
-        }
-        return label.isEmpty ? site.kind.name : "\(label) (\(site.kind.name))"
+        return ReportChainStage.name(label: label.isEmpty ? nil : label, resourceKind: site.kind.name, innerOf: innerOf)
     }
 
     /// A stage's label without what it says of the stages upstream: a publisher type's own
@@ -75,11 +72,10 @@ struct LeakChains {
         var isCause: Bool
     }
 
-    /// How a stage of `chain` is listed: ``stageName(_:)``, and for an operator's inner
-    /// subscription the operator (`Empty<Int, Never> (inner of FlatMap)`).
+    /// How a stage of `chain` is listed: ``stageName(_:innerOf:)``, with the operator of an inner
+    /// subscription (`Empty<Int, Never> (inner of FlatMap)`).
     static func stageName(_ site: LeakSite, in chain: Chain) -> String {
-        guard let inner = chain.inner[site], !inner.operatorName.isEmpty else { return stageName(site) }
-        return "\(stageName(site)) (inner of \(inner.operatorName))"
+        stageName(site, innerOf: chain.inner[site]?.operatorName)
     }
 
     /// Folds the chains that are operators' inner subscriptions into the chain of the operator
