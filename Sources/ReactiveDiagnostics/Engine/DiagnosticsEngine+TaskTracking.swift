@@ -60,7 +60,8 @@ extension DiagnosticsEngine {
         trackedTasks.add(
             TrackedTasks.Entry(
                 task: UInt(bitPattern: task), token: token, test: test, label: label, stack: stack,
-                detached: detached, context: context.map { UInt(bitPattern: $0) } ?? 0))
+                detached: detached, context: context.map { UInt(bitPattern: $0) } ?? 0,
+                startedOnMainThread: Thread.isMainThread))
         if trackedTasks.claimSweep() {
             sweepCompletedTasks()
         }
@@ -68,6 +69,22 @@ extension DiagnosticsEngine {
     }
 
     /// Ends the resources of the followed tasks that completed, and releases them.
+    /// A number that grows by one whenever an unstructured task the test started from the main
+    /// thread ends (it does not change when one starts); compare two readings. Constant when
+    /// tasks are not followed (see ``seesUnstructuredTasks``).
+    ///
+    /// A test runner that blocks the main thread until such a task ends uses it to learn that
+    /// the task has ended: swift-corelibs-xctest waits for an async test's task that way.
+    ///
+    /// ```swift
+    /// let before = engine.mainThreadTaskEnds(of: checkpoint)
+    /// // … later, on another thread …
+    /// if engine.mainThreadTaskEnds(of: checkpoint) > before { DispatchQueue.main.async {} }
+    /// ```
+    @_spi(Integration) public func mainThreadTaskEnds(of checkpoint: TestCheckpoint) -> Int {
+        trackedTasks.mainThreadTaskEnds(of: checkpoint.test)
+    }
+
     func sweepCompletedTasks() {
         guard trackedTasks.count > 0 else { return }
         for entry in trackedTasks.takeCompleted() {

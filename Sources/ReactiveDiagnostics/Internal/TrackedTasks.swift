@@ -22,10 +22,14 @@ final class TrackedTasks: Sendable {
         var detached: Bool
         /// The task's closure context (an object the task holds while it runs), 0 for none.
         var context: UInt
+        /// Started on the main thread (where a test runner may block until it ends).
+        var startedOnMainThread = false
     }
 
     private let entries = LockedValue([UInt: Entry]())
     private let tracked = Atomic<Int>(0)
+    /// How many tasks started on the main thread were ever added.
+    private let mainThreadStarts = Atomic<Int>(0)
     /// Tracked tasks left by the last sweep: the base the next sweep waits to double.
     private let afterLastSweep = Atomic<Int>(0)
     /// The fewest tasks worth a sweep outside the settle loop.
@@ -38,6 +42,9 @@ final class TrackedTasks: Sendable {
     /// Follows `entry.task`, which the caller has retained for the table.
     func add(_ entry: Entry) {
         let count = entries.withLock { entries in
+            if entry.startedOnMainThread {
+                mainThreadStarts.add(1, ordering: .relaxed)
+            }
             entries[entry.task] = entry
             return entries.count
         }
@@ -74,6 +81,19 @@ final class TrackedTasks: Sendable {
         tracked.store(count, ordering: .relaxed)
         afterLastSweep.store(count, ordering: .relaxed)
         return done
+    }
+
+    /// A number that grows by one whenever a task of `test` started on the main thread ends:
+    /// every such task ever added, less those of `test` still running.
+    func mainThreadTaskEnds(of test: TestIdentity) -> Int {
+        entries.withLock { entries in
+            var running = 0
+            for (task, entry) in entries where entry.startedOnMainThread && entry.test == test {
+                if TaskState(task: task)?.isComplete == false { running += 1 }
+            }
+            // Read under the lock `add` counts under: a start is never seen without its entry.
+            return mainThreadStarts.load(ordering: .relaxed) - running
+        }
     }
 
     /// The tasks of `test` still followed.

@@ -28,6 +28,7 @@ enum TestCaseDiagnostics {
         let checkpoint = engine.beginTest(named: testName(of: testCase), serial: true)
         let entry = Entry(engine: engine, checkpoint: checkpoint, options: options, fallback: fallback)
         running.withLock { $0[ObjectIdentifier(testCase)] = entry }
+        AsyncTestWake.shared.watch(checkpoint, of: engine)
         return checkpoint
     }
 
@@ -58,6 +59,7 @@ enum TestCaseDiagnostics {
         guard let entry = running.withLock({ $0.removeValue(forKey: ObjectIdentifier(testCase)) }) else {
             return nil
         }
+        AsyncTestWake.shared.stop(entry.checkpoint)
         let engine = entry.engine
         let outcome = engine.finishTest(entry.checkpoint, options: entry.options, deferringLifetime: deferringLifetime)
         if deferringLifetime {

@@ -1,6 +1,7 @@
 // peak-rss OUTPUT COMMAND [ARGUMENT...]: runs COMMAND with this process's environment, standard
 // input and outputs, waits for it, writes its peak resident memory in bytes (wait4's
-// ru_maxrss) to the file OUTPUT, and exits with its status (128 + the signal that ended it).
+// ru_maxrss) on the first line of the file OUTPUT and the CPU time it used (user + system, in
+// microseconds) on the second, and exits with its status (128 + the signal that ended it).
 //
 // Why a process of its own: at exec, Linux folds the high-water mark of the address space a
 // child was forked from into the child's ru_maxrss. A benchmark of a few hundred megabytes that
@@ -61,6 +62,9 @@ int main(int argc, char **argv) {
 #else
         fprintf(output, "%ld\n", (long)usage.ru_maxrss * 1024L);   // kilobytes on Linux
 #endif
+        long long cpu = ((long long)usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL
+            + usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+        fprintf(output, "%lld\n", cpu);
         fclose(output);
     }
     if (WIFSIGNALED(status)) {

@@ -10,6 +10,9 @@ enum ChildProcess {
         var status: Int32
         /// Its peak resident memory in bytes, when measured; 0 otherwise.
         var peakResidentBytes: Int
+        /// The CPU time it used (user + system) in seconds, when measured with its memory; 0
+        /// otherwise.
+        var cpuSeconds: Double = 0
     }
 
     /// Runs `executable` with `arguments`, killed after `timeout` seconds.
@@ -44,10 +47,11 @@ enum ChildProcess {
         timer.cancel()
         let status =
             process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        let peak =
-            (try? String(contentsOfFile: peakFile, encoding: .utf8))
-            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
-        return Result(status: status, peakResidentBytes: peak)
+        // `peak-rss` writes the peak in bytes, then the CPU time in microseconds.
+        let lines = ((try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? "").split(separator: "\n")
+        let peak = lines.first.flatMap { Int($0) } ?? 0
+        let cpu = lines.dropFirst().first.flatMap { Double($0) } ?? 0
+        return Result(status: status, peakResidentBytes: peak, cpuSeconds: cpu / 1e6)
     }
 
     /// `peak-rss`, next to this executable (the workshop package builds both).

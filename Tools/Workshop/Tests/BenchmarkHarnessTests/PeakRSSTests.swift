@@ -29,10 +29,13 @@ import Testing
             arguments: [output.path, "/bin/dd", "if=/dev/zero", "of=/dev/null", "bs=\(Self.blockBytes)", "count=1"],
             environment: [:])
         #expect(run.code == 0, "\(run.stderr)")
-        let peak = try #require(
-            Int(String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+        let peak = try #require(lines.first.flatMap { Int($0) })
         #expect(peak >= Self.blockBytes, "\(peak)")
         #expect(peak < Self.blockBytes + (64 << 20), "\(peak)")
+        // The CPU time, in microseconds: writing the block takes some, and not seconds of it.
+        let cpu = try #require(lines.dropFirst().first.flatMap { Int($0) })
+        #expect(cpu > 0 && cpu < 10_000_000, "\(cpu)")
         withExtendedLifetime(parent) {}
     }
 
