@@ -253,6 +253,22 @@ uint32_t rdiag_current_test_get(void);
 void rdiag_current_test_set(uint32_t test);
 
 
+// MARK: Work in flight (Linux)
+
+/// 1 where timed work (`dispatch_after`, `dispatch_after_f`) can be followed: Linux, the test
+/// executable's own definitions (work_in_flight.c).
+int rdiag_timed_work_available(void);
+/// Starts following timed work scheduled from now on (before, it is forwarded as it is).
+void rdiag_timed_work_arm(void);
+/// How many pieces of timed work scheduled since arming have not run yet and are due within
+/// `nanoseconds` from now, less those overdue by more than a second (a suspended queue's, a
+/// forked parent's); work the table had no room for counts as due.
+int rdiag_timed_work_due_within(uint64_t nanoseconds);
+/// How many threads of the process other than the caller are running or in a timed sleep;
+/// -1 where that cannot be read.
+int rdiag_other_threads_busy(void);
+
+
 // MARK: Unstructured tasks (Swift Concurrency, Linux)
 
 /// Called for every unstructured task the code under test starts (`Task { }`, `Task.detached

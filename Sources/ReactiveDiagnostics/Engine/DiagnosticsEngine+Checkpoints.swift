@@ -17,6 +17,9 @@ extension DiagnosticsEngine {
             serialTestID.store(test.rawValue, ordering: .relaxed)
         }
         openTests.withLock { $0[test.rawValue, default: 0] += 1 }
+        if configuration.settlesWhenIdle && configuration.isEnabled {
+            WorkInFlight.arm()
+        }
         StreamMisuseHook.testOpened(in: self)
         reclaimQuietLanes()
         return TestCheckpoint(
@@ -171,20 +174,25 @@ extension DiagnosticsEngine {
 
     /// Waits (bounded by `limit`) until the test has nothing alive (resources, and unstructured
     /// tasks when they are tracked), draining the main queue and sweeping deallocated objects.
-    /// Returns how long it waited.
+    /// With ``Configuration/settlesWhenIdle``, it also stops once nothing that could still
+    /// release what is alive is in flight (``isWorkInFlight(for:until:)``) and the same
+    /// resources were alive at two looks in a row: the outcome is decided. Returns how long it
+    /// waited.
     @discardableResult
     public func settle(_ checkpoint: TestCheckpoint, for limit: Duration) -> Duration {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start.advanced(by: limit)
         let poll = configuration.settlePollInterval
+        let decidesWhenIdle = configuration.settlesWhenIdle && WorkInFlight.isKnown
         // What is still alive at a test's end is most often ending already (a task that returned
         // its value and is releasing what it held, a watcher about to unregister): look again
         // soon, then less and less often, up to the poll interval. A fixed 25 ms first wait cost
         // a long suite of correct tests about 1 ms a test (Docs/Performance.md, longSuite).
         var pause = min(Duration.microseconds(250), poll)
+        var lastLook: Set<ResourceToken>?
         while true {
-            drainMainQueue(timeout: poll)
+            let drained = drainMainQueue(timeout: poll)
             ledger.sweep()
             sweepCompletedTasks()
             let live = liveResources(of: checkpoint)
@@ -192,9 +200,26 @@ extension DiagnosticsEngine {
             if (live.isEmpty || onlyAcceptedLeaks(live)) && !hasUnstructuredTasks(checkpoint) || clock.now >= deadline {
                 return clock.now - start
             }
+            if decidesWhenIdle {
+                let look = Set(live.map(\.token))
+                if drained, look == lastLook, !isWorkInFlight(for: checkpoint, until: deadline) {
+                    return clock.now - start
+                }
+                lastLook = look
+            }
             wait(pause)
             pause = min(pause * 4, poll)
         }
+    }
+
+    /// Whether something may still run and release what the test left alive before
+    /// `deadline`: a task of the test running or enqueued, timed work due by then, or another
+    /// thread running or in a timed sleep (``WorkInFlight``).
+    func isWorkInFlight(for checkpoint: TestCheckpoint, until deadline: ContinuousClock.Instant) -> Bool {
+        if trackedTasks.count > 0, trackedTasks.anyActive(of: checkpoint.test) {
+            return true
+        }
+        return WorkInFlight.isPending(within: deadline - ContinuousClock.now)
     }
 
     private func wait(_ duration: Duration) {
@@ -207,17 +232,19 @@ extension DiagnosticsEngine {
         }
     }
 
-    /// Gives blocks already queued on the main queue a chance to run.
-    private func drainMainQueue(timeout: Duration) {
+    /// Gives blocks already queued on the main queue a chance to run; `false` when they did
+    /// not all run within `timeout` (the main thread is busy).
+    @discardableResult
+    private func drainMainQueue(timeout: Duration) -> Bool {
         if Thread.isMainThread {
             RunLoop.current.run(until: Date())
-            return
+            return true
         }
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.main.async { done.signal() }
         let nanos =
             Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
-        _ = done.wait(timeout: .now() + .nanoseconds(nanos))
+        return done.wait(timeout: .now() + .nanoseconds(nanos)) == .success
     }
 
     /// Records one lifetime finding per bug the test left alive: per allocation site (kind,

@@ -111,6 +111,10 @@ public final class DiagnosticsEngine: Sendable {
         if configuration.tracksUnstructuredTasks {
             followUnstructuredTasks()
         }
+        if configuration.isEnabled && configuration.settlesWhenIdle {
+            // From the start: timed work scheduled before the first test may still be due.
+            WorkInFlight.arm()
+        }
         if configuration.checksStreamMisuse {
             checkStreamMisuse()
         }

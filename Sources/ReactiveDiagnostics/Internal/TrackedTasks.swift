@@ -96,6 +96,16 @@ final class TrackedTasks: Sendable {
         }
     }
 
+    /// Whether a task of `test` is running or enqueued to run.
+    func anyActive(of test: TestIdentity) -> Bool {
+        entries.withLock { entries in
+            entries.contains { task, entry in
+                entry.test == test
+                    && TaskState(task: task).map { !$0.isComplete && ($0.isRunning || $0.isEnqueued) } == true
+            }
+        }
+    }
+
     /// The tasks of `test` still followed.
     func entries(of test: TestIdentity) -> [Entry] {
         entries.withLock { $0.values.filter { $0.test == test } }

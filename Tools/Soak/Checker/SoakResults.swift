@@ -87,7 +87,7 @@ struct SoakResults: Codable {
             lines.append(
                 String(
                     format:
-                        "  wall time on/off: %.2f×; inside the tests %.1f s more than control, %.1f s of it in the %d tests that left something alive (the settle wait)",
+                        "  wall time on/off: %.2f×; inside the tests %.1f s more than control, %.1f s of it in the %d tests that left something alive (settle and explanation)",
                     ratio, extraTestSeconds, extraSecondsInTestsWithLeaks, testsWithLeaks))
         }
         if !discoveryMismatches.isEmpty {

@@ -1,0 +1,289 @@
+#include "CReactiveDiagnostics.h"
+
+// Work in flight: what may still run after a test's body has returned and release what the test
+// left alive. The settle loop waits while there is some and decides at once when there is none.
+//
+// Timed work: `dispatch_after` and `dispatch_after_f` (what `DispatchQueue.asyncAfter`, a
+// `DispatchQueue` scheduler's `schedule(after:)` and Swift Concurrency's sleeps on Linux call).
+// As with `swift_task_create` (task_hook.c), the test executable's own definitions below are
+// the ones the code under test and the shared libraries (libswiftDispatch, libswift_Concurrency)
+// bind to; they forward to libdispatch's (`dlsym(RTLD_NEXT)`), wrapping the work so that its
+// due time is kept in a table from the call until the work has run. Untracked (forwarded as
+// they are) until the engine arms them, and when the table is full (then counted as due now).
+//
+// Running threads: a thread of the process other than the caller that is running, or sleeping
+// for a time (`nanosleep`, `clock_nanosleep`: `Thread.sleep`, `usleep`), read from
+// /proc/self/task.
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__linux__)
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef void (*dispatch_after_f_fn)(uint64_t when, void *queue, void *context, void (*work)(void *));
+typedef void (*dispatch_after_fn)(uint64_t when, void *queue, void *block);
+
+// The Blocks runtime (libBlocksRuntime, which libdispatch links): weak, as a process without
+// it has no blocks to copy.
+extern void *_Block_copy(const void *block) __attribute__((weak));
+extern void _Block_release(const void *block) __attribute__((weak));
+
+enum { TIMED_SLOTS = 2048 };
+// Work overdue by more than this is not coming: its queue is suspended, or the process was
+// forked after it was scheduled (a child has none of its parent's threads).
+static const uint64_t STALE_NS = 1000000000ull;
+
+static _Atomic(dispatch_after_f_fn) real_after_f;
+static _Atomic(dispatch_after_fn) real_after;
+static atomic_int armed;
+static pthread_mutex_t timed_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t timed_due[TIMED_SLOTS];   // CLOCK_MONOTONIC ns; 0 = free
+static int timed_overflow;                // pending work the table had no slot for
+
+typedef struct {
+    void *context;
+    void (*work)(void *);
+    void *block;
+    int slot;
+} timed_work;
+
+static uint64_t clock_ns(clockid_t clock) {
+    struct timespec now;
+    clock_gettime(clock, &now);
+    return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+// dispatch_time_t on Linux: 0 now, ~0 forever; bit 63 clear: CLOCK_MONOTONIC ns ("uptime");
+// bits 63 and 62 set: wall-clock ns; bit 63 alone: CLOCK_BOOTTIME ns. As CLOCK_MONOTONIC ns.
+static uint64_t due_time(uint64_t when) {
+    uint64_t now = clock_ns(CLOCK_MONOTONIC);
+    if (when == 0) {
+        return now;
+    }
+    if ((when >> 63) == 0) {
+        return when;
+    }
+    uint64_t value = when & ~(3ull << 62);
+    uint64_t base = ((when >> 62) & 1) ? clock_ns(CLOCK_REALTIME) : clock_ns(CLOCK_BOOTTIME);
+    return value > base ? now + (value - base) : now;
+}
+
+static int take_slot(uint64_t due) {
+    pthread_mutex_lock(&timed_lock);
+    int slot = -1;
+    for (int index = 0; index < TIMED_SLOTS; index++) {
+        if (timed_due[index] == 0) {
+            timed_due[index] = due == 0 ? 1 : due;
+            slot = index;
+            break;
+        }
+    }
+    if (slot < 0) {
+        timed_overflow += 1;
+    }
+    pthread_mutex_unlock(&timed_lock);
+    return slot;
+}
+
+static void give_slot(int slot) {
+    pthread_mutex_lock(&timed_lock);
+    if (slot >= 0) {
+        timed_due[slot] = 0;
+    } else {
+        timed_overflow -= 1;
+    }
+    pthread_mutex_unlock(&timed_lock);
+}
+
+// The Blocks ABI: the function a block runs is its fourth word.
+struct block_layout {
+    void *isa;
+    int flags;
+    int reserved;
+    void (*invoke)(void *);
+};
+
+static void run_timed(void *context) {
+    timed_work *work = context;
+    if (work->block != NULL) {
+        ((struct block_layout *)work->block)->invoke(work->block);
+        _Block_release(work->block);
+    } else {
+        work->work(work->context);
+    }
+    give_slot(work->slot);
+    free(work);
+}
+
+static dispatch_after_f_fn resolve_after_f(void) {
+    dispatch_after_f_fn real = atomic_load_explicit(&real_after_f, memory_order_acquire);
+    if (real == NULL) {
+        real = (dispatch_after_f_fn)dlsym(RTLD_NEXT, "dispatch_after_f");
+        atomic_store_explicit(&real_after_f, real, memory_order_release);
+    }
+    return real;
+}
+
+static dispatch_after_fn resolve_after(void) {
+    dispatch_after_fn real = atomic_load_explicit(&real_after, memory_order_acquire);
+    if (real == NULL) {
+        real = (dispatch_after_fn)dlsym(RTLD_NEXT, "dispatch_after");
+        atomic_store_explicit(&real_after, real, memory_order_release);
+    }
+    return real;
+}
+
+__attribute__((visibility("default"), noinline)) void dispatch_after_f(
+    uint64_t when, void *queue, void *context, void (*work)(void *)) {
+    dispatch_after_f_fn real = resolve_after_f();
+    if (real == NULL) {
+        __builtin_trap();
+    }
+    timed_work *wrapped = NULL;
+    if (atomic_load_explicit(&armed, memory_order_relaxed) && when != ~0ull) {
+        wrapped = malloc(sizeof *wrapped);
+    }
+    if (wrapped == NULL) {
+        real(when, queue, context, work);
+        return;
+    }
+    *wrapped = (timed_work){.context = context, .work = work, .block = NULL, .slot = take_slot(due_time(when))};
+    real(when, queue, wrapped, run_timed);
+}
+
+__attribute__((visibility("default"), noinline)) void dispatch_after(uint64_t when, void *queue, void *block) {
+    dispatch_after_fn real = resolve_after();
+    dispatch_after_f_fn real_f = resolve_after_f();
+    if (real == NULL) {
+        __builtin_trap();
+    }
+    timed_work *wrapped = NULL;
+    if (atomic_load_explicit(&armed, memory_order_relaxed) && when != ~0ull && real_f != NULL
+        && _Block_copy != NULL && _Block_release != NULL) {
+        wrapped = malloc(sizeof *wrapped);
+    }
+    if (wrapped == NULL) {
+        real(when, queue, block);
+        return;
+    }
+    *wrapped = (timed_work){.context = NULL, .work = NULL, .block = _Block_copy(block), .slot = -1};
+    wrapped->slot = take_slot(due_time(when));
+    real_f(when, queue, wrapped, run_timed);
+}
+
+int rdiag_timed_work_available(void) {
+    return resolve_after_f() != NULL && resolve_after() != NULL && _Block_copy != NULL;
+}
+
+// A forked child runs none of the work its parent had scheduled: forget it.
+static void forget_in_child(void) {
+    memset(timed_due, 0, sizeof timed_due);
+    timed_overflow = 0;
+    pthread_mutex_init(&timed_lock, NULL);
+}
+
+void rdiag_timed_work_arm(void) {
+    if (atomic_exchange_explicit(&armed, 1, memory_order_relaxed) == 0) {
+        pthread_atfork(NULL, NULL, forget_in_child);
+    }
+}
+
+int rdiag_timed_work_due_within(uint64_t nanoseconds) {
+    uint64_t now = clock_ns(CLOCK_MONOTONIC);
+    uint64_t limit = now + nanoseconds;
+    uint64_t stale = now > STALE_NS ? now - STALE_NS : 0;
+    int due = 0;
+    pthread_mutex_lock(&timed_lock);
+    due += timed_overflow;
+    for (int index = 0; index < TIMED_SLOTS; index++) {
+        if (timed_due[index] > stale && timed_due[index] <= limit) {
+            due += 1;
+        }
+    }
+    pthread_mutex_unlock(&timed_lock);
+    return due;
+}
+
+// A thread's state and, when sleeping, its system call: "R" running, or a timed sleep.
+static int thread_is_busy(const char *tid) {
+    char path[64];
+    char text[512];
+    snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
+    int file = open(path, O_RDONLY | O_CLOEXEC);
+    if (file < 0) {
+        return 0;   // ended meanwhile
+    }
+    ssize_t length = read(file, text, sizeof text - 1);
+    close(file);
+    if (length <= 0) {
+        return 0;
+    }
+    text[length] = 0;
+    const char *end = strrchr(text, ')');   // the name may hold spaces and parentheses
+    if (end == NULL || end[1] == 0) {
+        return 0;
+    }
+    char state = end[2];
+    if (state == 'R') {
+        return 1;
+    }
+    if (state != 'S') {
+        return 0;
+    }
+    snprintf(path, sizeof path, "/proc/self/task/%s/syscall", tid);
+    file = open(path, O_RDONLY | O_CLOEXEC);
+    if (file < 0) {
+        return 0;
+    }
+    length = read(file, text, sizeof text - 1);
+    close(file);
+    if (length <= 0) {
+        return 0;
+    }
+    text[length] = 0;
+    long number = strtol(text, NULL, 10);
+    return number == SYS_nanosleep || number == SYS_clock_nanosleep;
+}
+
+int rdiag_other_threads_busy(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (tasks == NULL) {
+        return -1;
+    }
+    char self[32];
+    snprintf(self, sizeof self, "%ld", (long)syscall(SYS_gettid));
+    int busy = 0;
+    struct dirent *entry;
+    while ((entry = readdir(tasks)) != NULL) {
+        if (entry->d_name[0] == '.' || strcmp(entry->d_name, self) == 0) {
+            continue;
+        }
+        if (thread_is_busy(entry->d_name)) {
+            busy += 1;
+        }
+    }
+    closedir(tasks);
+    return busy;
+}
+
+#else
+
+int rdiag_timed_work_available(void) { return 0; }
+void rdiag_timed_work_arm(void) {}
+int rdiag_timed_work_due_within(uint64_t nanoseconds) {
+    (void)nanoseconds;
+    return 0;
+}
+int rdiag_other_threads_busy(void) { return -1; }
+
+#endif

@@ -1,0 +1,31 @@
+import CReactiveDiagnostics
+
+/// Work that may still run after a test's body has returned and release what the test left
+/// alive (work_in_flight.c): timed work scheduled through `dispatch_after` (`asyncAfter`, a
+/// `DispatchQueue` scheduler's `schedule(after:)`, Swift Concurrency's sleeps), and threads of
+/// the process that are running or in a timed sleep. Linux only; elsewhere nothing is known and
+/// the settle loop waits its whole time, as it always did.
+///
+/// ```swift
+/// WorkInFlight.arm()
+/// if WorkInFlight.isKnown && !WorkInFlight.isPending(within: .milliseconds(500)) { /* decided */ }
+/// ```
+enum WorkInFlight {
+    /// Whether work in flight can be read here.
+    static let isKnown: Bool = rdiag_timed_work_available() != 0 && rdiag_other_threads_busy() >= 0
+
+    /// Starts following timed work (until then it is forwarded untouched); process-wide.
+    static func arm() {
+        if isKnown {
+            rdiag_timed_work_arm()
+        }
+    }
+
+    /// Whether timed work is due within `limit`, or another thread of the process is running
+    /// or in a timed sleep.
+    static func isPending(within limit: Duration) -> Bool {
+        let nanoseconds =
+            max(limit.components.seconds, 0) * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+        return rdiag_timed_work_due_within(UInt64(max(nanoseconds, 0))) > 0 || rdiag_other_threads_busy() != 0
+    }
+}
