@@ -175,9 +175,8 @@ extension DiagnosticsEngine {
     /// Waits (bounded by `limit`) until the test has nothing alive (resources, and unstructured
     /// tasks when they are tracked), draining the main queue and sweeping deallocated objects.
     /// With ``Configuration/settlesWhenIdle``, it also stops once nothing that could still
-    /// release what is alive is in flight (``isWorkInFlight(for:until:)``) and the same
-    /// resources were alive at two looks in a row: the outcome is decided. Returns how long it
-    /// waited.
+    /// release what is alive is in flight and the same resources were alive at two looks in a
+    /// row: the outcome is decided. Returns how long it waited.
     @discardableResult
     public func settle(_ checkpoint: TestCheckpoint, for limit: Duration) -> Duration {
         let clock = ContinuousClock()
