@@ -20,6 +20,7 @@
 #include <string.h>
 
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#include "next_definition.h"
 #include <dlfcn.h>
 #include <stdatomic.h>
 
@@ -31,17 +32,12 @@ typedef struct {
 typedef __attribute__((swiftcall)) rdiag_task_and_context (*task_create_fn)(
     size_t flags, void *options, const void *result_type, void *closure_entry, void *closure_context);
 
-static _Atomic(task_create_fn) real_task_create;
+static _Atomic(void *) real_task_create;
 static _Atomic(rdiag_task_created_fn) task_created_hook;
 static _Thread_local int suppressed __attribute__((tls_model("initial-exec")));
 
 static task_create_fn resolve_task_create(void) {
-    task_create_fn real = atomic_load_explicit(&real_task_create, memory_order_acquire);
-    if (real == NULL) {
-        real = (task_create_fn)dlsym(RTLD_NEXT, "swift_task_create");
-        atomic_store_explicit(&real_task_create, real, memory_order_release);
-    }
-    return real;
+    return (task_create_fn)rdiag_next_definition(&real_task_create, "swift_task_create");
 }
 
 // TaskCreateFlags (swift/ABI/MetadataValues.h): bit 8 IsChildTask, bit 10 CopyTaskLocals.

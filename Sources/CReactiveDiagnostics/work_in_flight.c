@@ -19,6 +19,7 @@
 #include <string.h>
 
 #if defined(__linux__)
+#include "next_definition.h"
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -43,8 +44,8 @@ enum { TIMED_SLOTS = 2048 };
 // forked after it was scheduled (a child has none of its parent's threads).
 static const uint64_t STALE_NS = 1000000000ull;
 
-static _Atomic(dispatch_after_f_fn) real_after_f;
-static _Atomic(dispatch_after_fn) real_after;
+static _Atomic(void *) real_after_f;
+static _Atomic(void *) real_after;
 static atomic_int armed;
 static pthread_mutex_t timed_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t timed_due[TIMED_SLOTS];   // CLOCK_MONOTONIC ns; 0 = free
@@ -126,21 +127,11 @@ static void run_timed(void *context) {
 }
 
 static dispatch_after_f_fn resolve_after_f(void) {
-    dispatch_after_f_fn real = atomic_load_explicit(&real_after_f, memory_order_acquire);
-    if (real == NULL) {
-        real = (dispatch_after_f_fn)dlsym(RTLD_NEXT, "dispatch_after_f");
-        atomic_store_explicit(&real_after_f, real, memory_order_release);
-    }
-    return real;
+    return (dispatch_after_f_fn)rdiag_next_definition(&real_after_f, "dispatch_after_f");
 }
 
 static dispatch_after_fn resolve_after(void) {
-    dispatch_after_fn real = atomic_load_explicit(&real_after, memory_order_acquire);
-    if (real == NULL) {
-        real = (dispatch_after_fn)dlsym(RTLD_NEXT, "dispatch_after");
-        atomic_store_explicit(&real_after, real, memory_order_release);
-    }
-    return real;
+    return (dispatch_after_fn)rdiag_next_definition(&real_after, "dispatch_after");
 }
 
 __attribute__((visibility("default"), noinline)) void dispatch_after_f(
@@ -176,8 +167,7 @@ __attribute__((visibility("default"), noinline)) void dispatch_after(uint64_t wh
         real(when, queue, block);
         return;
     }
-    *wrapped = (timed_work){.context = NULL, .work = NULL, .block = _Block_copy(block), .slot = -1};
-    wrapped->slot = take_slot(due_time(when));
+    *wrapped = (timed_work){.context = NULL, .work = NULL, .block = _Block_copy(block), .slot = take_slot(due_time(when))};
     real_f(when, queue, wrapped, run_timed);
 }
 

@@ -241,9 +241,7 @@ extension DiagnosticsEngine {
         }
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.main.async { done.signal() }
-        let nanos =
-            Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
-        return done.wait(timeout: .now() + .nanoseconds(nanos)) == .success
+        return done.wait(timeout: .now() + .nanoseconds(Int(timeout.clampedNanoseconds))) == .success
     }
 
     /// Records one lifetime finding per bug the test left alive: per allocation site (kind,

@@ -68,7 +68,6 @@ extension DiagnosticsEngine {
         return true
     }
 
-    /// Ends the resources of the followed tasks that completed, and releases them.
     /// A number that grows by one whenever an unstructured task the test started from the main
     /// thread ends (it does not change when one starts); compare two readings. Constant when
     /// tasks are not followed (see ``seesUnstructuredTasks``).
@@ -85,6 +84,7 @@ extension DiagnosticsEngine {
         trackedTasks.mainThreadTaskEnds(of: checkpoint.test)
     }
 
+    /// Ends the resources of the followed tasks that completed, and releases them.
     func sweepCompletedTasks() {
         guard trackedTasks.count > 0 else { return }
         for entry in trackedTasks.takeCompleted() {

@@ -32,10 +32,10 @@ public final class HopProbeBudget: Sendable {
     func update(_ settings: ThreadHopProbe) {
         perStream.store(max(0, min(settings.probesPerStream, Int(UInt8.max))), ordering: .relaxed)
         every.store(UInt32(clamping: max(0, settings.thereafterEvery)), ordering: .relaxed)
-        perStreamBudget.store(UInt32(clamping: Self.nanoseconds(settings.budgetPerStream) / 1_000), ordering: .relaxed)
-        firstWindow.store(Self.nanoseconds(settings.firstWindow), ordering: .relaxed)
-        maximumWindow.store(Self.nanoseconds(settings.maximumWindow), ordering: .relaxed)
-        remaining.store(Self.nanoseconds(settings.budget), ordering: .relaxed)
+        perStreamBudget.store(UInt32(clamping: settings.budgetPerStream.clampedNanoseconds / 1_000), ordering: .relaxed)
+        firstWindow.store(settings.firstWindow.clampedNanoseconds, ordering: .relaxed)
+        maximumWindow.store(settings.maximumWindow.clampedNanoseconds, ordering: .relaxed)
+        remaining.store(settings.budget.clampedNanoseconds, ordering: .relaxed)
     }
 
     /// First probes a new stream may make.
@@ -87,12 +87,5 @@ public final class HopProbeBudget: Sendable {
         ThreadHopProbe.Usage(
             probes: probes.load(ordering: .relaxed), waited: .nanoseconds(waited.load(ordering: .relaxed)),
             remaining: .nanoseconds(max(0, remaining.load(ordering: .relaxed))))
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 0 }
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? Int64.max : product &+ attoseconds / 1_000_000_000
     }
 }

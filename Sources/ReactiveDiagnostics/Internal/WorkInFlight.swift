@@ -24,8 +24,6 @@ enum WorkInFlight {
     /// Whether timed work is due within `limit`, or another thread of the process is running
     /// or in a timed sleep.
     static func isPending(within limit: Duration) -> Bool {
-        let nanoseconds =
-            max(limit.components.seconds, 0) * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-        return rdiag_timed_work_due_within(UInt64(max(nanoseconds, 0))) > 0 || rdiag_other_threads_busy() != 0
+        rdiag_timed_work_due_within(UInt64(limit.clampedNanoseconds)) > 0 || rdiag_other_threads_busy() != 0
     }
 }

@@ -15,9 +15,10 @@ import Foundation
 /// While a test runs, one thread of the process watches for the end of a task the test started
 /// from the main thread (the engine follows every unstructured task), looking after 50 µs, then
 /// less and less often (up to 10 ms, and again after 50 µs when a task has ended); when one has
-/// ended it queues an empty block on the main queue. A run loop that handles a main-queue block returns, so the
-/// waiter looks at its expectation again at once. The block does nothing else, and when the
-/// stop was not lost it runs at the next drain of the main queue (the test's settle).
+/// ended it queues an empty block on the main queue. A run loop that handles a main-queue block
+/// returns, so the waiter looks at its expectation again at once. The block does nothing else,
+/// and when the stop was not lost it runs at the next drain of the main queue (the test's
+/// settle).
 ///
 /// Nothing is watched between tests, and the thread then sleeps. On Apple platforms XCTest runs
 /// async tests itself and nothing here runs.
