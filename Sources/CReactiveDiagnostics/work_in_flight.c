@@ -9,11 +9,12 @@
 // the ones the code under test and the shared libraries (libswiftDispatch, libswift_Concurrency)
 // bind to; they forward to libdispatch's (`dlsym(RTLD_NEXT)`), wrapping the work so that its
 // due time is kept in a table from the call until the work has run. Untracked (forwarded as
-// they are) until the engine arms them, and when the table is full (then counted as due now).
+// they are) until the engine arms them. The table keeps the soonest-due work; what it has no
+// slot for is counted, with the earliest time any of it is due, and is in flight from then on.
 //
 // Running threads: a thread of the process other than the caller that is running, or sleeping
 // for a time (`nanosleep`, `clock_nanosleep`: `Thread.sleep`, `usleep`), read from
-// /proc/self/task.
+// /proc/self/task; not one inside the library's own work (`rdiag_own_work_begin`).
 
 #include <stdint.h>
 #include <string.h>
@@ -49,13 +50,19 @@ static _Atomic(void *) real_after;
 static atomic_int armed;
 static pthread_mutex_t timed_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t timed_due[TIMED_SLOTS];   // CLOCK_MONOTONIC ns; 0 = free
-static int timed_overflow;                // pending work the table had no slot for
+static uint64_t timed_sequence[TIMED_SLOTS];   // which piece of work holds the slot
+static uint64_t next_sequence;
+// Pending work the table keeps no slot for (the table keeps the soonest due), and the earliest
+// time any of it is due (a lower bound: it only grows back when all of it has run).
+static int timed_overflow;
+static uint64_t overflow_due = UINT64_MAX;
 
 typedef struct {
     void *context;
     void (*work)(void *);
     void *block;
     int slot;
+    uint64_t sequence;
 } timed_work;
 
 static uint64_t clock_ns(clockid_t clock) {
@@ -79,29 +86,57 @@ static uint64_t due_time(uint64_t when) {
     return value > base ? now + (value - base) : now;
 }
 
-static int take_slot(uint64_t due) {
+// Work counted without a slot, due at `due`. Under the lock.
+static void overflow_add(uint64_t due) {
+    timed_overflow += 1;
+    if (due < overflow_due) {
+        overflow_due = due;
+    }
+}
+
+// A slot for work due at `due` (its sequence in `*sequence`), or -1 when it is counted as
+// overflow. When the table is full, the work due latest gives its slot to work due sooner: a
+// process with thousands of far-future timers pending (a framework's "never" as 30 days ahead)
+// still has its soon-due work in the table, and the overflow is known to be due only later.
+static int take_slot(uint64_t due, uint64_t *sequence) {
+    due = due == 0 ? 1 : due;
     pthread_mutex_lock(&timed_lock);
     int slot = -1;
+    int latest = -1;
     for (int index = 0; index < TIMED_SLOTS; index++) {
         if (timed_due[index] == 0) {
-            timed_due[index] = due == 0 ? 1 : due;
             slot = index;
             break;
         }
+        if (latest < 0 || timed_due[index] > timed_due[latest]) {
+            latest = index;
+        }
     }
-    if (slot < 0) {
-        timed_overflow += 1;
+    if (slot < 0 && latest >= 0 && timed_due[latest] > due) {
+        overflow_add(timed_due[latest]);
+        slot = latest;
+    }
+    if (slot >= 0) {
+        timed_due[slot] = due;
+        timed_sequence[slot] = ++next_sequence;
+        *sequence = next_sequence;
+    } else {
+        overflow_add(due);
+        *sequence = 0;
     }
     pthread_mutex_unlock(&timed_lock);
     return slot;
 }
 
-static void give_slot(int slot) {
+static void give_slot(int slot, uint64_t sequence) {
     pthread_mutex_lock(&timed_lock);
-    if (slot >= 0) {
+    if (slot >= 0 && timed_sequence[slot] == sequence && timed_due[slot] != 0) {
         timed_due[slot] = 0;
-    } else {
+    } else if (timed_overflow > 0) {
         timed_overflow -= 1;
+        if (timed_overflow == 0) {
+            overflow_due = UINT64_MAX;
+        }
     }
     pthread_mutex_unlock(&timed_lock);
 }
@@ -122,7 +157,7 @@ static void run_timed(void *context) {
     } else {
         work->work(work->context);
     }
-    give_slot(work->slot);
+    give_slot(work->slot, work->sequence);
     free(work);
 }
 
@@ -148,7 +183,8 @@ __attribute__((visibility("default"), noinline)) void dispatch_after_f(
         real(when, queue, context, work);
         return;
     }
-    *wrapped = (timed_work){.context = context, .work = work, .block = NULL, .slot = take_slot(due_time(when))};
+    *wrapped = (timed_work){.context = context, .work = work, .block = NULL};
+    wrapped->slot = take_slot(due_time(when), &wrapped->sequence);
     real(when, queue, wrapped, run_timed);
 }
 
@@ -167,7 +203,8 @@ __attribute__((visibility("default"), noinline)) void dispatch_after(uint64_t wh
         real(when, queue, block);
         return;
     }
-    *wrapped = (timed_work){.context = NULL, .work = NULL, .block = _Block_copy(block), .slot = take_slot(due_time(when))};
+    *wrapped = (timed_work){.context = NULL, .work = NULL, .block = _Block_copy(block)};
+    wrapped->slot = take_slot(due_time(when), &wrapped->sequence);
     real_f(when, queue, wrapped, run_timed);
 }
 
@@ -179,6 +216,7 @@ int rdiag_timed_work_available(void) {
 static void forget_in_child(void) {
     memset(timed_due, 0, sizeof timed_due);
     timed_overflow = 0;
+    overflow_due = UINT64_MAX;
     pthread_mutex_init(&timed_lock, NULL);
 }
 
@@ -194,7 +232,9 @@ int rdiag_timed_work_due_within(uint64_t nanoseconds) {
     uint64_t stale = now > STALE_NS ? now - STALE_NS : 0;
     int due = 0;
     pthread_mutex_lock(&timed_lock);
-    due += timed_overflow;
+    if (timed_overflow > 0 && overflow_due <= limit) {
+        due += timed_overflow;
+    }
     for (int index = 0; index < TIMED_SLOTS; index++) {
         if (timed_due[index] > stale && timed_due[index] <= limit) {
             due += 1;
@@ -204,8 +244,44 @@ int rdiag_timed_work_due_within(uint64_t nanoseconds) {
     return due;
 }
 
+// Threads doing the library's own work (at most OWN_THREADS at once; more are counted as busy).
+enum { OWN_THREADS = 16 };
+static _Atomic long own_threads[OWN_THREADS];
+
+void rdiag_own_work_begin(void) {
+    long self = (long)syscall(SYS_gettid);
+    for (int index = 0; index < OWN_THREADS; index++) {
+        long expected = 0;
+        if (atomic_compare_exchange_strong(&own_threads[index], &expected, self)) {
+            return;
+        }
+    }
+}
+
+void rdiag_own_work_end(void) {
+    long self = (long)syscall(SYS_gettid);
+    for (int index = 0; index < OWN_THREADS; index++) {
+        long expected = self;
+        if (atomic_compare_exchange_strong(&own_threads[index], &expected, 0)) {
+            return;
+        }
+    }
+}
+
+static int is_own_thread(long tid) {
+    for (int index = 0; index < OWN_THREADS; index++) {
+        if (atomic_load_explicit(&own_threads[index], memory_order_relaxed) == tid) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 // A thread's state and, when sleeping, its system call: "R" running, or a timed sleep.
 static int thread_is_busy(const char *tid) {
+    if (is_own_thread(strtol(tid, NULL, 10))) {
+        return 0;
+    }
     char path[64];
     char text[512];
     snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
@@ -245,6 +321,16 @@ static int thread_is_busy(const char *tid) {
     return number == SYS_nanosleep || number == SYS_clock_nanosleep;
 }
 
+int rdiag_thread_counts_as_busy(long tid) {
+    char name[32];
+    snprintf(name, sizeof name, "%ld", tid);
+    return thread_is_busy(name);
+}
+
+long rdiag_current_thread_id(void) {
+    return (long)syscall(SYS_gettid);
+}
+
 int rdiag_other_threads_busy(void) {
     DIR *tasks = opendir("/proc/self/task");
     if (tasks == NULL) {
@@ -275,5 +361,12 @@ int rdiag_timed_work_due_within(uint64_t nanoseconds) {
     return 0;
 }
 int rdiag_other_threads_busy(void) { return -1; }
+void rdiag_own_work_begin(void) {}
+void rdiag_own_work_end(void) {}
+int rdiag_thread_counts_as_busy(long tid) {
+    (void)tid;
+    return 0;
+}
+long rdiag_current_thread_id(void) { return 0; }
 
 #endif

@@ -262,11 +262,21 @@ int rdiag_timed_work_available(void);
 void rdiag_timed_work_arm(void);
 /// How many pieces of timed work scheduled since arming have not run yet and are due within
 /// `nanoseconds` from now, less those overdue by more than a second (a suspended queue's, a
-/// forked parent's); work the table had no room for counts as due.
+/// forked parent's); work the table had no room for counts once the earliest of it is due.
 int rdiag_timed_work_due_within(uint64_t nanoseconds);
 /// How many threads of the process other than the caller are running or in a timed sleep;
-/// -1 where that cannot be read.
+/// -1 where that cannot be read. Threads inside the library's own work are not counted.
 int rdiag_other_threads_busy(void);
+/// Marks the calling thread as doing the library's own work (naming stacks for the crash
+/// journal) until `rdiag_own_work_end`: not work in flight for a test.
+void rdiag_own_work_begin(void);
+/// Ends what `rdiag_own_work_begin` started on the calling thread.
+void rdiag_own_work_end(void);
+/// Whether the thread `tid` of this process counts as busy for `rdiag_other_threads_busy`
+/// (for tests); 0 where that cannot be read.
+int rdiag_thread_counts_as_busy(long tid);
+/// The calling thread's id (`gettid`); 0 where there is none.
+long rdiag_current_thread_id(void);
 
 
 // MARK: Unstructured tasks (Swift Concurrency, Linux)

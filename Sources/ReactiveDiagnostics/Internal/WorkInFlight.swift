@@ -26,4 +26,13 @@ enum WorkInFlight {
     static func isPending(within limit: Duration) -> Bool {
         rdiag_timed_work_due_within(UInt64(limit.clampedNanoseconds)) > 0 || rdiag_other_threads_busy() != 0
     }
+
+    /// Runs `body` as the library's own work: the calling thread is not work in flight for a
+    /// test meanwhile (the crash journal naming stacks would otherwise keep every leaking test
+    /// waiting 7 to 25 ms: measured in OpenCombine's suite).
+    static func asOwnWork<Result>(_ body: () throws -> Result) rethrows -> Result {
+        rdiag_own_work_begin()
+        defer { rdiag_own_work_end() }
+        return try body()
+    }
 }

@@ -60,10 +60,12 @@ final class CrashJournal: FindingObserver, Sendable {
         // The engine is alive while it records; the queued work keeps it so until it is done.
         let engine = self.engine
         naming.async { [self] in
-            name(
-                [finding.allocationStack, finding.eventStack, finding.relatedStack]
-                    + finding.chain.map(\.allocationStack),
-                of: finding, generation, engine)
+            WorkInFlight.asOwnWork {
+                name(
+                    [finding.allocationStack, finding.eventStack, finding.relatedStack]
+                        + finding.chain.map(\.allocationStack),
+                    of: finding, generation, engine)
+            }
         }
     }
 
@@ -83,7 +85,9 @@ final class CrashJournal: FindingObserver, Sendable {
         }
         guard let generation else { return }
         let engine = self.engine
-        naming.async { [self] in name([finding.relatedStack], of: nil, generation, engine) }
+        naming.async { [self] in
+            WorkInFlight.asOwnWork { name([finding.relatedStack], of: nil, generation, engine) }
+        }
     }
 
     /// Waits until every stack journaled so far is named (for tests, and a report that wants

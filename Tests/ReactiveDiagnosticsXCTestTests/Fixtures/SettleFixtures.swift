@@ -15,8 +15,23 @@ final class SettleFixtures: DiagnosedTestCase {
         Fixture.isActive ? .shared : Fixture.quietEngine
     }
 
+    /// More far-future timed work than the table of due times has slots (2,048), pending while
+    /// every fixture runs: a framework's "never" (a timeout 30 days ahead) must neither count as
+    /// work in flight nor push the soon-due work of the fixtures that wait out of the table.
+    static let farFutureWork = 3000
+
+    /// Whether the far-future work was scheduled (by the first fixture to run: the engine
+    /// follows timed work from its first test's start, so not in the class's `setUp()`).
+    nonisolated(unsafe) private static var flooded = false
+
     override func setUpWithError() throws {
         try XCTSkipUnless(Fixture.isActive, Fixture.skipReason)
+        if !Self.flooded {
+            Self.flooded = true
+            for _ in 0..<Self.farFutureWork {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(30 * 24 * 3600)) {}
+            }
+        }
     }
 
     private func subscribed(_ label: String) -> StreamMonitor {
