@@ -175,37 +175,50 @@ void rdiag_swift_enum_project(const void *witness, void *value, const void *type
 #endif
 
 #if defined(__linux__)
-// Targets closer than this share one pass over a buffer (objects of one heap region).
-#define RDIAG_CLUSTER_SPAN ((uintptr_t)1 << 26)
+// Bits of a target's address (above its 16-byte alignment) the filter of `scan_buffer` keys on.
+#define RDIAG_FILTER_BITS 4096
 
 // The words of `buffer` equal to one of `sorted` (ascending), as addresses from `base`. Written
-// to be fast without optimization (tests run debug builds): per cluster of nearby targets, one
-// range check per word, and an exact comparison only for the words in range.
+// to be fast without optimization (tests run debug builds): one pass whatever the number of
+// targets; a word outside the targets' range, or whose bits 4 to 15 no target has (a 4,096-bit
+// filter), is passed over at once; the rest are looked up in `sorted`. (One pass per cluster of
+// nearby targets, before, read a buffer a dozen times for a dozen leaks: measured in
+// OpenCombine's suite.)
 static size_t scan_buffer(const uintptr_t *buffer, size_t words, uintptr_t base, const uintptr_t *sorted,
                           size_t count, uintptr_t *hits, size_t capacity) {
+    if (count == 0) {
+        return 0;
+    }
+    uint64_t filter[RDIAG_FILTER_BITS / 64] = {0};
+    for (size_t index = 0; index < count; index++) {
+        uintptr_t key = (sorted[index] >> 4) & (RDIAG_FILTER_BITS - 1);
+        filter[key >> 6] |= (uint64_t)1 << (key & 63);
+    }
+    uintptr_t low = sorted[0];
+    uintptr_t span = sorted[count - 1] - low;
     size_t found = 0;
-    size_t first = 0;
-    while (first < count && found < capacity) {
-        size_t last = first;
-        while (last + 1 < count && sorted[last + 1] - sorted[first] < RDIAG_CLUSTER_SPAN) {
-            last++;
+    for (size_t position = 0; position < words && found < capacity; position++) {
+        uintptr_t word = buffer[position];
+        if (word - low > span) {
+            continue;
         }
-        uintptr_t low = sorted[first];
-        uintptr_t span = sorted[last] - low;
-        const uintptr_t *word = buffer;
-        const uintptr_t *end = buffer + words;
-        while (word < end && found < capacity) {
-            if (*word - low <= span) {
-                for (size_t target = first; target <= last; target++) {
-                    if (*word == sorted[target]) {
-                        hits[found++] = base + (uintptr_t)(word - buffer) * sizeof(uintptr_t);
-                        break;
-                    }
-                }
+        uintptr_t key = (word >> 4) & (RDIAG_FILTER_BITS - 1);
+        if (!((filter[key >> 6] >> (key & 63)) & 1)) {
+            continue;
+        }
+        size_t lower = 0;
+        size_t upper = count;
+        while (lower < upper) {
+            size_t middle = lower + (upper - lower) / 2;
+            if (sorted[middle] < word) {
+                lower = middle + 1;
+            } else {
+                upper = middle;
             }
-            word++;
         }
-        first = last + 1;
+        if (lower < count && sorted[lower] == word) {
+            hits[found++] = base + (uintptr_t)position * sizeof(uintptr_t);
+        }
     }
     return found;
 }

@@ -257,12 +257,15 @@ extension DiagnosticsEngine {
             let isAccepted = !accepted.isEmpty && accepted.accepts([ownFingerprint(chain)] + stages)
             return (chain: chain, stageFingerprints: stages, isAccepted: isAccepted)
         }
-        let explaining = decided.filter { !$0.isAccepted }.flatMap(\.chain.sites)
+        // One walk per chain: its most downstream stage that has an anchor.
+        let explaining = decided.filter { !$0.isAccepted }.compactMap { decided in
+            explainedStage(of: decided.chain.sites, tokens: leaks.tokens)
+        }
         let explained = Dictionary(
             zip(explaining, explainRetention(ofSites: explaining.map { leaks.tokens[$0] ?? [] })),
             uniquingKeysWith: { first, _ in first })
         for (chain, stageFingerprints, isAccepted) in decided {
-            // Told for the downstream stage; explained by the most downstream stage that has a path.
+            // Told for the downstream stage; explained by the most downstream stage that has an anchor.
             let site = chain.representative
             let retainPath = chain.sites.reversed().lazy.compactMap { explained[$0] ?? nil }.first
             let count = max(leaks.tokens[site]?.count ?? 0, 1)

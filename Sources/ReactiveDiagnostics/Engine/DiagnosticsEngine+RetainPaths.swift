@@ -40,6 +40,18 @@ extension DiagnosticsEngine {
             .explain(sites: anchors, attempts: Self.retainPathAttempts)
     }
 
+    /// The stage of a chain (its sites, upstream first) whose retention explains the chain: the
+    /// most downstream one with a resource that has an anchor. What holds a chain alive holds
+    /// its downstream end (each stage holds the one below it), so one walk from there says why
+    /// for the whole chain; the stages above are not walked. `nil` when explanations are off or
+    /// no stage has an anchor.
+    func explainedStage(of sites: [LeakSite], tokens: [LeakSite: [ResourceToken]]) -> LeakSite? {
+        guard configuration.explainsRetainPaths else { return nil }
+        return sites.last { site in
+            (tokens[site] ?? []).contains { self.ledger.anchor(of: $0) != nil }
+        }
+    }
+
     /// An explainer that names globals through this engine's resolver and looks closures' lines
     /// up only when the configuration resolves source lines.
     func retainPathExplainer(limits: RetainPathLimits) -> RetainPathExplainer {

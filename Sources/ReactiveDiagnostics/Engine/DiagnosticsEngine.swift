@@ -124,6 +124,17 @@ public final class DiagnosticsEngine: Sendable {
     /// explains a leak (for the retain-path walk); registered once per process.
     private static let registerBookkeeping: Void = RetainPathBookkeeping.registerArrayStorage(of: HeldEntry.self)
 
+    /// Tells the retain-path walk that dictionaries of `type` are an adapter's own bookkeeping
+    /// (tables keyed by objects' identities): what is found in them never explains a leak, and
+    /// the memory scan for a leak's holders does not read them whole to find that out.
+    ///
+    /// ```swift
+    /// DiagnosticsEngine.registerBookkeeping([StageKey: StageSlot].self)
+    /// ```
+    package static func registerBookkeeping<Key: Hashable, Value>(_ type: [Key: Value].Type) {
+        RetainPathBookkeeping.registerDictionaryStorage(of: type)
+    }
+
     /// Where the crash journal goes (next to the report), or `nil` when reports are off.
     public var journalPath: String? {
         journal.withLock { $0?.path }

@@ -81,6 +81,7 @@ struct HolderScan {
         walker.stopAt.formUnion(wanted)
         let below = headers ? BelowHit() : nil
         defer { below?.release() }
+        let validation = Validation()
         for hit in hits {
             guard let word = walker.memory.word(at: hit), wanted.contains(word) else { continue }
             guard let region = walker.regions.region(containing: hit) else { continue }
@@ -88,14 +89,26 @@ struct HolderScan {
                 // The library's own tables of raw addresses (stale ones among them) hold nothing.
                 guard !Self.ownTables.contains(where: { $0.contains(hit) }) else { continue }
                 result[word, default: []].append(.global(hit))
-            } else if let object = object(holding: hit, target: word, region: region, below: below), object != word,
-                !CopiedMemory.contains(object),
-                !isBookkeeping(object), result[word]?.contains(.object(object)) != true
+            } else if let object = object(
+                holding: hit, target: word, region: region, below: below, validation: validation),
+                object != word, result[word]?.contains(.object(object)) != true
             {
                 result[word, default: []].append(.object(object))
             }
         }
         return result
+    }
+
+    /// What the objects around one scan's hits strongly hold, each read once: many hits fall
+    /// in one object (a collection's storage holding several of the targets, or the same
+    /// holder met again for each of them), and reading a large collection whole for every hit
+    /// was most of what an explanation cost late in a long suite (measured). One per scan,
+    /// since the walker's `stopAt` (what a record lists as a reference rather than reading
+    /// inline) grows between them.
+    private final class Validation {
+        /// Object → the targets of its strong references; `nil` for one that is no holder
+        /// (a copy of memory, the ledger's own bookkeeping, or not readable).
+        var strongTargets: [UInt: Set<UInt>?] = [:]
     }
 
     /// A copy of the memory below one hit at a time, read in one call: the chunk headers the
@@ -147,23 +160,24 @@ struct HolderScan {
     /// nearest object start below the address whose allocation covers it, read through its
     /// metadata. With a sanitizer's allocator (no chunk headers), the allocation its runtime
     /// says contains the address; without either, the nearest object start.
-    private func object(holding address: UInt, target: UInt, region: MemoryRegions.Region, below: BelowHit?) -> UInt? {
+    private func object(
+        holding address: UInt, target: UInt, region: MemoryRegions.Region, below: BelowHit?, validation: Validation
+    ) -> UInt? {
         if let below {
-            return objectByChunkHeaders(holding: address, target: target, region: region, below: below)
+            return objectByChunkHeaders(
+                holding: address, target: target, region: region, below: below, validation: validation)
         }
         if HeapWalker.sanitizerKnowsAllocations {
             guard let allocation = HeapWalker.sanitizerAllocation(containing: address),
-                walker.classifier.classify(allocation.start) != nil,
-                let record = walker.quietly({ walker.record(of: allocation.start) }),
-                record.references.contains(where: { $0.target == target && $0.strength != .weak })
+                walker.classifier.classify(allocation.start) != nil
             else { return nil }
-            return allocation.start
+            return validated(allocation.start, holding: target, validation: validation)
         }
         var start = address & ~UInt(0xF)
         let lowest = address > UInt(Self.objectSearchDistance) ? address &- UInt(Self.objectSearchDistance) : 0
         while start >= lowest, start > 0 {
             if walker.classifier.classify(start) != nil {
-                return validated(start, holding: target)
+                return validated(start, holding: target, validation: validation)
             }
             start &-= 16
         }
@@ -174,7 +188,7 @@ struct HolderScan {
     /// it whose header covers it and which reads as an object. The memory below the hit is
     /// copied once and its headers looked at in C; only the starts they allow are classified.
     private func objectByChunkHeaders(
-        holding address: UInt, target: UInt, region: MemoryRegions.Region, below: BelowHit
+        holding address: UInt, target: UInt, region: MemoryRegions.Region, below: BelowHit, validation: Validation
     ) -> UInt? {
         let distance = UInt(Self.objectSearchDistance)
         let lowest = max(address > distance ? address &- distance : 0, region.start &+ UInt(RuntimeLayout.word))
@@ -188,19 +202,31 @@ struct HolderScan {
                 below.words, words, window, address, from, lowest, below.candidates, BelowHit.candidateCount, &resume)
             for start in UnsafeBufferPointer(start: below.candidates, count: found)
             where walker.classifier.classify(start) != nil {
-                return validated(start, holding: target)
+                return validated(start, holding: target, validation: validation)
             }
             from = resume
         }
         return nil
     }
 
-    /// `object`, the object that contains a hit, if it really holds `target` (else the hit is stale).
-    private func validated(_ object: UInt, holding target: UInt) -> UInt? {
-        guard let record = walker.quietly({ walker.record(of: object) }),
-            record.references.contains(where: { $0.target == target && $0.strength != .weak })
-        else { return nil }
-        return object
+    /// `object`, the object that contains a hit, if it really holds `target` (else the hit is
+    /// stale), and is neither a copy of memory nor the ledger's own bookkeeping (looked at
+    /// first: they are never read).
+    private func validated(_ object: UInt, holding target: UInt, validation: Validation) -> UInt? {
+        let targets: Set<UInt>?
+        if let known = validation.strongTargets[object] {
+            targets = known
+        } else {
+            if CopiedMemory.contains(object) || isBookkeeping(object) {
+                targets = nil
+            } else if let record = walker.quietly({ walker.record(of: object) }) {
+                targets = Set(record.references.lazy.filter { $0.strength != .weak }.map(\.target))
+            } else {
+                targets = nil
+            }
+            validation.strongTargets[object] = .some(targets)
+        }
+        return targets?.contains(target) == true ? object : nil
     }
 
     /// The library's C tables of raw addresses (the stream hook's): words there are no references.

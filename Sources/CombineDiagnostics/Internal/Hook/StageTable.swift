@@ -24,6 +24,19 @@ final class StageTable: Sendable {
     static let minimumPruneThreshold = 4096
 
     private let state = LockedValue(State())
+
+    /// The tables are keyed by `CombineIdentifier`s, which are the subscribers' and
+    /// subscriptions' addresses: the retain-path walk's memory scan finds them there, and must
+    /// know they are the library's own bookkeeping (reading the whole table per hit to find the
+    /// address is no reference was most of an explanation's cost in OpenCombine's suite).
+    private static let registerBookkeeping: Void = {
+        DiagnosticsEngine.registerBookkeeping([StageKey: StageSlot].self)
+        DiagnosticsEngine.registerBookkeeping([SubscriptionKey: SubscriptionLinks].self)
+    }()
+
+    init() {
+        _ = Self.registerBookkeeping
+    }
     private let changes = Atomic<UInt64>(0)
 
     /// Changes whenever an active stage leaves the table (replaced, pruned, removed), so a
