@@ -22,16 +22,18 @@ struct ActionLaneTests {
         // On a thread of its own, whose lane may be one an ended thread left (with other tests'
         // actions in it).
         Thread {
-            // Warm: the cursor has gone round whatever the lane held a few times (it may have
-            // been left by an ended thread, with other tests' actions still live or held in it).
-            let warmUp = 3 * ActionLane.currentSize + 1_000
-            var madeWhenWarm = 0
-            for round in 0..<(warmUp + 1_000) {
-                if round == warmUp { madeWhenWarm = ActionLane.currentMade }
-                probe.willSchedule(running: {}).run()
+            ActionLane.withCurrentLanePinned {
+                // Warm: the cursor has gone round whatever the lane held a few times (it may have
+                // been left by an ended thread, with other tests' actions still live or held in it).
+                let warmUp = 3 * ActionLane.currentSize + 1_000
+                var madeWhenWarm = 0
+                for round in 0..<(warmUp + 1_000) {
+                    if round == warmUp { madeWhenWarm = ActionLane.currentMade }
+                    probe.willSchedule(running: {}).run()
+                }
+                made.withLock { $0 = ActionLane.currentMade - madeWhenWarm }
+                done.signal()
             }
-            made.withLock { $0 = ActionLane.currentMade - madeWhenWarm }
-            done.signal()
         }.start()
         done.wait()
         // Each action ran and was let go before the next was scheduled: once warm, the lane
@@ -190,14 +192,16 @@ struct ActionLaneTests {
         // On a thread of its own, so that no other test schedules in its lane while it runs (the
         // lane may be one an ended thread left, larger than the burst needs).
         Thread {
-            let burst = (0..<8_192).map { _ in probe.willSchedule(running: {}) }
-            for action in burst { action.run() }
-            let afterBurst = ActionLane.currentSize
-            // A quarter given back per two quiet laps: about 8 × its size in takes, and a lap or
-            // two before the first.
-            for _ in 0..<max(200_000, 12 * afterBurst) { probe.willSchedule(running: {}).run() }
-            sizes.withLock { $0 = (afterBurst, ActionLane.currentSize) }
-            done.signal()
+            ActionLane.withCurrentLanePinned {
+                let burst = (0..<8_192).map { _ in probe.willSchedule(running: {}) }
+                for action in burst { action.run() }
+                let afterBurst = ActionLane.currentSize
+                // A quarter given back per two quiet laps: about 8 × its size in takes, and a lap or
+                // two before the first.
+                for _ in 0..<max(200_000, 12 * afterBurst) { probe.willSchedule(running: {}).run() }
+                sizes.withLock { $0 = (afterBurst, ActionLane.currentSize) }
+                done.signal()
+            }
         }.start()
         done.wait()
         let (burst, after) = sizes.withLock { $0 }
@@ -286,32 +290,37 @@ struct ActionLaneTests {
         let queue = DispatchQueue(label: "bursts")
         let done = DispatchSemaphore(value: 0)
         let result = LockedValue((size: 0, made: 0))
+        // Pinned: what is tested is the lane's own give-back at the start of a lap; the
+        // checkpoints of tests running beside this one would otherwise reclaim the lane while the
+        // thread waits for its queue between two bursts (CI, under load: 3,840 made).
         Thread {
-            // The same burst again and again: as many actions as the lane holds, pending at
-            // once on a queue that runs them once they are all scheduled, each burst beginning
-            // a lap (when the lane may give back what the last laps did not need).
-            func burst(_ count: Int) {
-                queue.suspend()
-                for _ in 0..<count {
-                    queue.async(execute: probe.willSchedule(running: {}).run)
+            ActionLane.withCurrentLanePinned {
+                // The same burst again and again: as many actions as the lane holds, pending at
+                // once on a queue that runs them once they are all scheduled, each burst beginning
+                // a lap (when the lane may give back what the last laps did not need).
+                func burst(_ count: Int) {
+                    queue.suspend()
+                    for _ in 0..<count {
+                        queue.async(execute: probe.willSchedule(running: {}).run)
+                    }
+                    queue.resume()
+                    queue.sync {}
                 }
-                queue.resume()
-                queue.sync {}
+                // Warm: bursts as large as the lane already is (a lane an ended thread left may be
+                // larger than 4,096, and would rightly give back what smaller bursts leave unused).
+                let warmBurst = max(4_096, ActionLane.currentSize)
+                for _ in 0..<3 { burst(warmBurst) }
+                while ActionLane.currentCursor < ActionLane.currentSize {
+                    probe.willSchedule(running: {}).run()
+                }
+                let size = ActionLane.currentSize
+                let warm = ActionLane.currentMade
+                for _ in 0..<12 {
+                    burst(size)
+                }
+                result.withLock { $0 = (size, ActionLane.currentMade - warm) }
+                done.signal()
             }
-            // Warm: bursts as large as the lane already is (a lane an ended thread left may be
-            // larger than 4,096, and would rightly give back what smaller bursts leave unused).
-            let warmBurst = max(4_096, ActionLane.currentSize)
-            for _ in 0..<3 { burst(warmBurst) }
-            while ActionLane.currentCursor < ActionLane.currentSize {
-                probe.willSchedule(running: {}).run()
-            }
-            let size = ActionLane.currentSize
-            let warm = ActionLane.currentMade
-            for _ in 0..<12 {
-                burst(size)
-            }
-            result.withLock { $0 = (size, ActionLane.currentMade - warm) }
-            done.signal()
         }.start()
         done.wait()
         let (size, made) = result.withLock { $0 }
@@ -328,17 +337,19 @@ struct ActionLaneTests {
         let done = DispatchSemaphore(value: 0)
         let sizes = LockedValue((before: 0, after: 0))
         Thread {
-            let timers = (0..<10).map { _ in probe.willSchedule(repeating: true) }
-            let delayed = (0..<10).map { _ in probe.willSchedule(running: {}) }
-            let held = (0..<100).map { _ in probe.willSchedule(running: {}) }
-            for action in held { action.run() }  // ended, but this thread still refers to them
-            let before = ActionLane.currentSize
-            for _ in 0..<100_000 { probe.willSchedule(running: {}).run() }
-            sizes.withLock { $0 = (before, ActionLane.currentSize) }
-            #expect(held.allSatisfy { $0.isFinished }, "no held action was filled again")
-            for timer in timers { probe.didCancel(timer) }
-            for action in delayed { action.run() }
-            done.signal()
+            ActionLane.withCurrentLanePinned {
+                let timers = (0..<10).map { _ in probe.willSchedule(repeating: true) }
+                let delayed = (0..<10).map { _ in probe.willSchedule(running: {}) }
+                let held = (0..<100).map { _ in probe.willSchedule(running: {}) }
+                for action in held { action.run() }  // ended, but this thread still refers to them
+                let before = ActionLane.currentSize
+                for _ in 0..<100_000 { probe.willSchedule(running: {}).run() }
+                sizes.withLock { $0 = (before, ActionLane.currentSize) }
+                #expect(held.allSatisfy { $0.isFinished }, "no held action was filled again")
+                for timer in timers { probe.didCancel(timer) }
+                for action in delayed { action.run() }
+                done.signal()
+            }
         }.start()
         done.wait()
         let (before, after) = sizes.withLock { $0 }
@@ -355,20 +366,22 @@ struct ActionLaneTests {
         let done = DispatchSemaphore(value: 0)
         let result = LockedValue((before: 0, after: 0, made: 0))
         Thread {
-            // A thousand actions that never run (a suspended queue's), then actions that run
-            // one after another: the stuck ones are taken out of the ring, not waited for.
-            let stuck = (0..<1_000).map { _ in probe.willSchedule(running: {}) }
-            let before = ActionLane.currentSize
-            var madeBeforeTheLast = 0
-            for round in 0..<20_000 {
-                if round == 19_000 { madeBeforeTheLast = ActionLane.currentMade }
-                probe.willSchedule(running: {}).run()
+            ActionLane.withCurrentLanePinned {
+                // A thousand actions that never run (a suspended queue's), then actions that run
+                // one after another: the stuck ones are taken out of the ring, not waited for.
+                let stuck = (0..<1_000).map { _ in probe.willSchedule(running: {}) }
+                let before = ActionLane.currentSize
+                var madeBeforeTheLast = 0
+                for round in 0..<20_000 {
+                    if round == 19_000 { madeBeforeTheLast = ActionLane.currentMade }
+                    probe.willSchedule(running: {}).run()
+                }
+                result.withLock { $0 = (before, ActionLane.currentSize, ActionLane.currentMade - madeBeforeTheLast) }
+                #expect(engine.ledger.liveCount(of: .scheduledAction) == 1_000, "parked actions are still listed")
+                #expect(engine.ledger.liveResources().count == 1_000)
+                for action in stuck { action.run() }
+                done.signal()
             }
-            result.withLock { $0 = (before, ActionLane.currentSize, ActionLane.currentMade - madeBeforeTheLast) }
-            #expect(engine.ledger.liveCount(of: .scheduledAction) == 1_000, "parked actions are still listed")
-            #expect(engine.ledger.liveResources().count == 1_000)
-            for action in stuck { action.run() }
-            done.signal()
         }.start()
         done.wait()
         let (before, after, made) = result.withLock { $0 }

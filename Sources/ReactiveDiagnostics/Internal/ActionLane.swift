@@ -94,6 +94,8 @@ final class ActionLane: @unchecked Sendable {
     private static let free: UInt8 = 0
     private static let owning: UInt8 = 1
     private static let reclaiming: UInt8 = 2
+    /// Whether reclaiming passes leave the lane alone (``withCurrentLanePinned(_:)``).
+    private let pinned = Atomic<Bool>(false)
     /// ``takes`` when a reclaiming pass last looked at the lane (under ``access``).
     @exclusivity(unchecked) private var takesAtLastLook: UInt64 = 0
     /// ``takes`` when a reclaiming pass last gave back what the lane held (under ``access``).
@@ -335,6 +337,17 @@ final class ActionLane: @unchecked Sendable {
         current._withUnsafeGuaranteedRef { $0.made }
     }
 
+    /// Runs `body` with the calling thread's lane left alone by reclaiming passes: for tests of
+    /// a lane's own laps, which in a parallel run other tests' checkpoints would otherwise
+    /// interleave with (two passes while the thread waits for its queue between two bursts take
+    /// the lane for quiet and give back what the next burst needs).
+    static func withCurrentLanePinned<Result>(_ body: () -> Result) -> Result {
+        let lane = current.takeUnretainedValue()
+        lane.pinned.store(true, ordering: .relaxed)
+        defer { lane.pinned.store(false, ordering: .relaxed) }
+        return body()
+    }
+
     // MARK: Quiet lanes
 
     /// Gives back what the lanes no longer need. The ended actions that nothing but their lane
@@ -349,7 +362,8 @@ final class ActionLane: @unchecked Sendable {
         var released: [ScheduledAction] = []
         var probes: [UInt] = []
         for lane in registry.withLock({ $0.all }) {
-            guard lane.access.compareExchange(expected: free, desired: reclaiming, ordering: .acquiring).exchanged
+            guard !lane.pinned.load(ordering: .relaxed),
+                lane.access.compareExchange(expected: free, desired: reclaiming, ordering: .acquiring).exchanged
             else { continue }
             if lane.takes != lane.takesAtLastLook {
                 // Busy since the last pass: its ended actions give their probes back only.
