@@ -221,13 +221,17 @@ extension DiagnosticsEngine {
         return WorkInFlight.isPending(within: deadline - ContinuousClock.now)
     }
 
+    /// Sleeps between two looks of the settle loop. The sleep is the library's own work: a test
+    /// settling beside another (Swift Testing runs them in parallel) is no work in flight for it,
+    /// else two leaking tests ending together would each wait out the other's settle time.
     private func wait(_ duration: Duration) {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         if Thread.isMainThread {
-            // Let the main run loop (and the main queue it drains) make progress meanwhile.
+            // Let the main run loop (and the main queue it drains) make progress meanwhile: the
+            // test's own work may run here, so this is not the library's own.
             RunLoop.current.run(until: Date(timeIntervalSinceNow: seconds))
         } else {
-            Thread.sleep(forTimeInterval: seconds)
+            WorkInFlight.asOwnWork { Thread.sleep(forTimeInterval: seconds) }
         }
     }
 

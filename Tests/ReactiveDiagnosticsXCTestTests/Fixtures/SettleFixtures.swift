@@ -47,6 +47,43 @@ final class SettleFixtures: DiagnosedTestCase {
         Fixture.keep(monitor)
     }
 
+    /// Two tests that leak and end at the same time on two threads (as Swift Testing runs them):
+    /// each one's settle loop sleeping between looks is the library's own work, not work in
+    /// flight for the other, so both are decided at once rather than each waiting out the
+    /// other's settle time. On an engine of its own (20 s settle, no report).
+    func testTwoLeakingTestsSettlingTogetherAreBothDecided() {
+        var configuration = Configuration()
+        configuration.writesReport = false
+        configuration.printsSummary = false
+        configuration.settleTime = .seconds(20)
+        let engine = DiagnosticsEngine(configuration: configuration)
+        let group = DispatchGroup()
+        let settled = LockedSettles()
+        for index in 0..<2 {
+            group.enter()
+            Thread.detachNewThread {
+                let checkpoint = engine.beginTest(named: "together-\(index)", serial: false)
+                let monitor = TestIdentity.$current.withValue(checkpoint.test) {
+                    engine.makeStreamMonitor(label: DiagnosticLabel("together-\(index)"))
+                }
+                monitor.receivedSubscription()
+                let outcome = engine.finishTest(checkpoint)
+                settled.append(outcome.settleDuration, leaks: outcome.findings.count)
+                withExtendedLifetime(monitor) {}
+                group.leave()
+            }
+        }
+        // The main queue keeps running meanwhile (the settle loop waits for it to drain), as
+        // under Swift Testing, whose main thread no test blocks.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while group.wait(timeout: .now()) != .success, Date() < deadline {
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.001))
+        }
+        let (durations, leaks) = settled.values
+        XCTAssertEqual(leaks, 2, "each test's leak is found")
+        XCTAssertTrue(durations.allSatisfy { $0 < .seconds(10) }, "waited: \(durations)")
+    }
+
     func testEndedByAsyncAfter() {
         let monitor = subscribed("after-async-after")
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.delay) { monitor.cancelled() }
@@ -91,5 +128,24 @@ final class SettleFixtures: DiagnosedTestCase {
             monitor.cancelled()
             withExtendedLifetime(spins) {}
         }
+    }
+}
+
+/// Settle times and leak counts appended from two threads.
+private final class LockedSettles: @unchecked Sendable {
+    // Unchecked: every access takes the lock.
+    private let lock = NSLock()
+    private var durations: [Duration] = []
+    private var leaks = 0
+
+    func append(_ duration: Duration, leaks count: Int) {
+        lock.withLock {
+            durations.append(duration)
+            leaks += count
+        }
+    }
+
+    var values: ([Duration], Int) {
+        lock.withLock { (durations, leaks) }
     }
 }
