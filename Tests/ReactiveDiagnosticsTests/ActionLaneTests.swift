@@ -164,12 +164,14 @@ struct ActionLaneTests {
 
     #if canImport(Glibc)
     /// What a lane prefetches before filling an action again is the whole action: the size it
-    /// assumes is what the allocator handed out for it (glibc rounds 88 bytes to 88 usable).
+    /// assumes is what the allocator handed out for it (glibc rounds 88 bytes to 88 usable; a
+    /// reused free chunk up to 16 bytes larger is handed out whole, as glibc splits off no
+    /// remainder under 32 bytes: CI saw one, depending on the heap's state).
     @Test func aLanePrefetchesTheWholeAction() {
         let engine = makeEngine { $0.capturesAllocationStacks = false }
         let action = engine.makeSchedulerProbe(label: "size").willSchedule(running: {})
         let usable = malloc_usable_size(Unmanaged.passUnretained(action).toOpaque())
-        #expect(usable >= ScheduledAction.instanceBytes && usable < ScheduledAction.instanceBytes + 16, "\(usable)")
+        #expect(usable >= ScheduledAction.instanceBytes && usable < ScheduledAction.instanceBytes + 32, "\(usable)")
         action.run()
     }
     #endif
