@@ -1,8 +1,9 @@
 import _ReactiveDiagnosticsSupport
 
 /// Storage the diagnostics library itself holds objects in (the ledger's array of held
-/// objects, an adapter's tables keyed by objects' identities): a reference found there is the library's bookkeeping, never the holder that
-/// explains a leak. The engine registers its own once.
+/// objects, an adapter's tables keyed by objects' identities): a reference found there is the
+/// library's bookkeeping, never the holder that explains a leak. The engine registers its own
+/// once.
 ///
 /// ```swift
 /// RetainPathBookkeeping.registerArrayStorage(of: HeldEntry.self)
