@@ -24,7 +24,9 @@ enum SuiteBenchmarks {
         let hasTargets: Bool
     }
 
-    /// The demo's test binary, built first when missing (`nil` where it cannot be).
+    /// The demo's test binary, built first (`nil` where it cannot be): always, since a binary
+    /// left from an earlier build links the library as it was then (an incremental build of an
+    /// up-to-date one takes a second or two).
     static func demoBinary() -> String? {
         let root = FileManager.default.currentDirectoryPath
         let demo = root + "/Examples/Demo"
@@ -35,12 +37,12 @@ enum SuiteBenchmarks {
         let binary = demo + "/.build/debug/ReactiveDiagnosticsDemoPackageTests.xctest"
         if !FileManager.default.isExecutableFile(atPath: binary) {
             warn("building Examples/Demo's tests for the suite rows (a few minutes the first time)…")
-            let build = ChildProcess.run(
-                "/usr/bin/env", arguments: ["swift", "build", "--package-path", demo, "--build-tests"], timeout: 3_600)
-            guard build.status == 0, FileManager.default.isExecutableFile(atPath: binary) else {
-                warn("Examples/Demo did not build; no suite rows")
-                return nil
-            }
+        }
+        let build = ChildProcess.run(
+            "/usr/bin/env", arguments: ["swift", "build", "--package-path", demo, "--build-tests"], timeout: 3_600)
+        guard build.status == 0, FileManager.default.isExecutableFile(atPath: binary) else {
+            warn("Examples/Demo did not build; no suite rows")
+            return nil
         }
         return binary
     }
@@ -102,25 +104,29 @@ enum SuiteBenchmarks {
             let maximum = suite.hasTargets ? context.maximumRepetitions : context.repetitions
             _ = Measure.rounds(minimum: context.repetitions, maximum: maximum, tolerance: context.settledTolerance) {
                 repetition in
-                var seconds = (plain: 0.0, diagnosed: 0.0)
+                var seconds = (plain: [Double](), diagnosed: [Double]())
                 var peaks = (plain: 0, diagnosed: 0)
                 for run in 0..<runsPerSample {
                     for diagnose in (repetition + run) % 2 == 0 ? [false, true] : [true, false] {
                         let (time, peak) = runOnce(suite, diagnosed: diagnose)
                         if diagnose {
-                            seconds.diagnosed += time
+                            seconds.diagnosed.append(time)
                             peaks.diagnosed = max(peaks.diagnosed, peak)
                         } else {
-                            seconds.plain += time
+                            seconds.plain.append(time)
                             peaks.plain = max(peaks.plain, peak)
                         }
                     }
                 }
-                plain.append(seconds.plain / Double(runsPerSample))
-                diagnosed.append(seconds.diagnosed / Double(runsPerSample))
+                // The median run of the sample, not the mean: a suite whose run now and then
+                // takes twice as long (the buggy demo's clock test, 1 run in 7 without
+                // diagnostics) would move the mean of three by a third.
+                let sample = (plain: median(seconds.plain), diagnosed: median(seconds.diagnosed))
+                plain.append(sample.plain)
+                diagnosed.append(sample.diagnosed)
                 plainPeak.append(Double(peaks.plain) / 1_048_576)
                 diagnosedPeak.append(Double(peaks.diagnosed) / 1_048_576)
-                return seconds.diagnosed / seconds.plain
+                return sample.diagnosed / sample.plain
             }
             let prefix = "suites.\(suite.name)"
             results.append(
@@ -153,6 +159,13 @@ enum SuiteBenchmarks {
                     target: suite.hasTargets ? .atMost(50) : nil))
         }
         return results
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private static func warn(_ text: String) {
