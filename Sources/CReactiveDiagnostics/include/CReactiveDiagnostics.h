@@ -78,6 +78,27 @@ int rdiag_async_chain(uintptr_t context, void *_Nonnull *_Nonnull buffer, int de
 int rdiag_proc_name(uintptr_t address, char *_Nonnull name, size_t name_capacity,
                     uintptr_t *_Nonnull offset);
 
+/// An image's function symbols with a size (`.symtab`, or `.dynsym` without it), read once from its
+/// file and sorted by address: what `rdiag_proc_name` finds, at the cost of a binary search
+/// rather than a scan of the file's symbol table per call. Linux only (NULL elsewhere).
+typedef struct rdiag_symbol_table rdiag_symbol_table;
+
+/// Reads the function symbols of the ELF file at `path`; NULL when it cannot be read.
+/// The table keeps the file mapped (read-only) until closed.
+rdiag_symbol_table *_Nullable rdiag_symbol_table_open(const char *_Nonnull path);
+
+/// The symbol of the function containing `address` (an address of the file, that is a
+/// loaded address minus the image's load bias) and `address`'s offset in it; NULL when no
+/// function symbol contains it. The name lives as long as the table.
+const char *_Nullable rdiag_symbol_table_lookup(const rdiag_symbol_table *_Nonnull table, uint64_t address,
+                                                uint64_t *_Nonnull offset);
+
+/// How many function symbols the table holds.
+size_t rdiag_symbol_table_count(const rdiag_symbol_table *_Nonnull table);
+
+/// Unmaps the file and frees the table.
+void rdiag_symbol_table_close(rdiag_symbol_table *_Nullable table);
+
 /// Describes the loaded image containing `address`: its absolute path, its load bias
 /// (subtract it from an address to get the offset llvm-symbolizer expects) and, when
 /// the image carries one, its GNU build id as lowercase hex; and the loaded segment that holds

@@ -29,14 +29,23 @@ package struct ProcedureSymbol: Sendable, Hashable {
     package static func lookUp(returnAddress address: UInt) -> ProcedureSymbol {
         let lookup = address > 0 ? address - 1 : address
         var result = ProcedureSymbol()
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
-            var offset: UInt = 0
-            if rdiag_proc_name(lookup, buffer.baseAddress!, buffer.count, &offset) == 0 {
-                result.symbol = String(cString: buffer.baseAddress!)
-                result.symbolOffset = offset + 1
+        let found = SymbolTables.shared.lookUp(lookup)
+        if let found, found.hasTable {
+            if let symbol = found.symbol {
+                result.symbol = symbol
+                result.symbolOffset = found.offset + 1
+            }
+        } else {
+            // No table for the image (not an ELF file we can read, or no image at all): ask libunwind.
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
+                var offset: UInt = 0
+                if rdiag_proc_name(lookup, buffer.baseAddress!, buffer.count, &offset) == 0 {
+                    result.symbol = String(cString: buffer.baseAddress!)
+                    result.symbolOffset = offset + 1
+                }
             }
         }
-        if let image = ImageOfAddress.lookUp(lookup) {
+        if let image = found?.image {
             result.imagePath = image.path
             result.imageOffset = address &- image.bias
             result.imageBuildID = image.buildID
@@ -64,7 +73,47 @@ package struct ImageOfAddress: Sendable, Hashable {
 
     /// The image mapping `address`, if any.
     package static func lookUp(_ address: UInt) -> ImageOfAddress? {
-        ImageSegments.segment(of: address)?.image
+        SymbolTables.shared.image(of: address)
+    }
+}
+
+/// The images of the process by address, and the function symbols of each, learnt as
+/// addresses are looked up and kept for the life of the process (one table per image; images
+/// are few): a frame is named by two binary searches, where libunwind's `unw_get_proc_name`
+/// mapped the image's file and scanned its symbol table for each one (about 30% of a small
+/// failing suite's time went there).
+final class SymbolTables: @unchecked Sendable {
+    static let shared = SymbolTables()
+
+    private let lock = NSLock()
+    private var segments = ImageSegments()
+    /// By image path; `nil` for a file that could not be read as ELF.
+    private var tables: [String: OpaquePointer?] = [:]
+
+    /// The image mapping `address`, if any.
+    func image(of address: UInt) -> ImageOfAddress? {
+        lock.withLock { segments.image(of: address)?.image }
+    }
+
+    /// The image mapping `address`, whether its symbol table could be read, and the function
+    /// symbol containing `address` with the offset in it.
+    func lookUp(_ address: UInt) -> (image: ImageOfAddress, hasTable: Bool, symbol: String?, offset: UInt)? {
+        lock.withLock {
+            guard let (image, fileAddress) = segments.image(of: address) else { return nil }
+            let table: OpaquePointer?
+            if let known = tables[image.path] {
+                table = known
+            } else {
+                table = rdiag_symbol_table_open(image.path)
+                tables[image.path] = table
+            }
+            guard let table else { return (image, false, nil, 0) }
+            var offset: UInt64 = 0
+            guard let name = rdiag_symbol_table_lookup(table, UInt64(fileAddress), &offset) else {
+                return (image, true, nil, 0)
+            }
+            return (image, true, String(cString: name), UInt(offset))
+        }
     }
 }
 

@@ -1,0 +1,207 @@
+// An image's function symbols (its full symbol table, or its dynamic one when stripped), read
+// once from its file and sorted: a lookup is a binary search. libunwind's unw_get_proc_name
+// maps the whole file and scans its symbol table on every call (a millisecond a frame for a
+// large test binary); a failing test names dozens of frames.
+
+#include "CReactiveDiagnostics.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__linux__)
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// 16 bytes a function (a large test binary has a few hundred thousand).
+struct rdiag_function_symbol {
+    uint64_t start;
+    uint32_t size;
+    uint32_t name; // offset in the string table
+};
+
+struct rdiag_symbol_table {
+    const unsigned char *file;
+    size_t file_size;
+    const char *strings; // of the symbol section read
+    size_t strings_size;
+    struct rdiag_function_symbol *symbols; // read-only once sorted (not a holder to a heap scan)
+    size_t symbols_bytes;
+    size_t count;
+};
+
+static int by_start(const void *left, const void *right) {
+    const struct rdiag_function_symbol *a = left, *b = right;
+    if (a->start != b->start) {
+        return a->start < b->start ? -1 : 1;
+    }
+    return a->size < b->size ? 1 : (a->size > b->size ? -1 : 0);
+}
+
+static int in_file(const struct rdiag_symbol_table *table, uint64_t offset, uint64_t size) {
+    return offset <= table->file_size && size <= table->file_size - offset;
+}
+
+// Counts (symbols == NULL) or copies the functions of one symbol section.
+static size_t read_section(const struct rdiag_symbol_table *table, const ElfW(Shdr) *sections, size_t count,
+                           uint32_t type, struct rdiag_function_symbol *symbols, const char **strings,
+                           size_t *strings_size) {
+    size_t found = 0;
+    for (size_t i = 0; i < count; i++) {
+        const ElfW(Shdr) *section = &sections[i];
+        if (section->sh_type != type || section->sh_entsize != sizeof(ElfW(Sym)) || section->sh_link >= count) {
+            continue;
+        }
+        const ElfW(Shdr) *string_section = &sections[section->sh_link];
+        if (!in_file(table, section->sh_offset, section->sh_size) ||
+            !in_file(table, string_section->sh_offset, string_section->sh_size)) {
+            continue;
+        }
+        *strings = (const char *)table->file + string_section->sh_offset;
+        *strings_size = string_section->sh_size;
+        const ElfW(Sym) *entries = (const ElfW(Sym) *)(table->file + section->sh_offset);
+        size_t entry_count = section->sh_size / sizeof(ElfW(Sym));
+        for (size_t j = 0; j < entry_count; j++) {
+            const ElfW(Sym) *symbol = &entries[j];
+            int kind = ELF64_ST_TYPE(symbol->st_info);
+            if ((kind != STT_FUNC && kind != STT_GNU_IFUNC) || symbol->st_shndx == SHN_UNDEF ||
+                symbol->st_size == 0 || symbol->st_size > UINT32_MAX || symbol->st_name >= string_section->sh_size) {
+                continue;
+            }
+            if (symbols != NULL) {
+                symbols[found] = (struct rdiag_function_symbol){symbol->st_value, (uint32_t)symbol->st_size,
+                                                                symbol->st_name};
+            }
+            found++;
+        }
+        return found;
+    }
+    return 0;
+}
+
+rdiag_symbol_table *rdiag_symbol_table_open(const char *path) {
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) {
+        return NULL;
+    }
+    struct stat status;
+    if (fstat(descriptor, &status) != 0 || status.st_size < (off_t)sizeof(ElfW(Ehdr))) {
+        close(descriptor);
+        return NULL;
+    }
+    void *file = mmap(NULL, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, descriptor, 0);
+    close(descriptor);
+    if (file == MAP_FAILED) {
+        return NULL;
+    }
+    struct rdiag_symbol_table *table = calloc(1, sizeof(*table));
+    if (table == NULL) {
+        munmap(file, (size_t)status.st_size);
+        return NULL;
+    }
+    table->file = file;
+    table->file_size = (size_t)status.st_size;
+    const ElfW(Ehdr) *header = file;
+    if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
+        header->e_shentsize != sizeof(ElfW(Shdr)) ||
+        !in_file(table, header->e_shoff, (uint64_t)header->e_shnum * sizeof(ElfW(Shdr)))) {
+        rdiag_symbol_table_close(table);
+        return NULL;
+    }
+    const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(table->file + header->e_shoff);
+    size_t section_count = header->e_shnum;
+    // The full table holds the exported symbols too: the dynamic one is read only without it
+    // (a stripped library).
+    uint32_t type = SHT_SYMTAB;
+    size_t count = read_section(table, sections, section_count, type, NULL, &table->strings, &table->strings_size);
+    if (count == 0) {
+        type = SHT_DYNSYM;
+        count = read_section(table, sections, section_count, type, NULL, &table->strings, &table->strings_size);
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t bytes = ((count * sizeof(struct rdiag_function_symbol)) + page - 1) / page * page;
+    if (count > 0) {
+        void *symbols = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (symbols == MAP_FAILED) {
+            rdiag_symbol_table_close(table);
+            return NULL;
+        }
+        table->symbols = symbols;
+        table->symbols_bytes = bytes;
+        table->count =
+            read_section(table, sections, section_count, type, table->symbols, &table->strings, &table->strings_size);
+        qsort(table->symbols, table->count, sizeof(struct rdiag_function_symbol), by_start);
+        mprotect(table->symbols, bytes, PROT_READ);
+    }
+    // The symbol entries were read once and are copied: their pages are given back (clean pages
+    // of the file, read again only if touched; the names stay, read only when asked for).
+    madvise((void *)table->file, table->file_size, MADV_DONTNEED);
+    return table;
+}
+
+const char *rdiag_symbol_table_lookup(const rdiag_symbol_table *table, uint64_t address, uint64_t *offset) {
+    *offset = 0;
+    // The last symbol starting at or before the address.
+    size_t low = 0, high = table->count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (table->symbols[middle].start <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    // Walking back, the first that contains it starts nearest (functions do not nest; aliases
+    // share a start).
+    for (size_t steps = 0; low > 0 && steps < 64; steps++) {
+        const struct rdiag_function_symbol *symbol = &table->symbols[--low];
+        if (address - symbol->start < symbol->size) {
+            *offset = address - symbol->start;
+            return table->strings + symbol->name;
+        }
+    }
+    return NULL;
+}
+
+size_t rdiag_symbol_table_count(const rdiag_symbol_table *table) {
+    return table->count;
+}
+
+void rdiag_symbol_table_close(rdiag_symbol_table *table) {
+    if (table == NULL) {
+        return;
+    }
+    if (table->symbols != NULL) {
+        munmap(table->symbols, table->symbols_bytes);
+    }
+    munmap((void *)table->file, table->file_size);
+    free(table);
+}
+
+#else
+
+rdiag_symbol_table *rdiag_symbol_table_open(const char *path) {
+    (void)path;
+    return NULL;
+}
+
+const char *rdiag_symbol_table_lookup(const rdiag_symbol_table *table, uint64_t address, uint64_t *offset) {
+    (void)table;
+    (void)address;
+    *offset = 0;
+    return NULL;
+}
+
+size_t rdiag_symbol_table_count(const rdiag_symbol_table *table) {
+    (void)table;
+    return 0;
+}
+
+void rdiag_symbol_table_close(rdiag_symbol_table *table) {
+    (void)table;
+}
+
+#endif
