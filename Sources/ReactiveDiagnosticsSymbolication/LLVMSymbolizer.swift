@@ -5,7 +5,8 @@ import _ReactiveDiagnosticsProcess
 /// `llvm-symbolizer`, all addresses of an image in one process.
 ///
 /// Runs `llvm-symbolizer --obj=IMAGE --functions=linkage --no-demangle` and writes one address
-/// per line to its standard input. Report offsets are return addresses, so each is looked up
+/// per line to its standard input (or, kept running, asks its ``SymbolizerSession`` one
+/// `CODE` query per address). Report offsets are return addresses, so each is looked up
 /// one byte earlier: inside the call instruction, which gives the caller's line rather than the
 /// next statement's. Where code was inlined, llvm-symbolizer lists the inlined frames innermost
 /// first; the location kept is the outermost one with a line, the line in the frame's own
@@ -48,10 +49,17 @@ package struct LLVMSymbolizer: Sendable {
     /// Seconds one image may take.
     package let timeout: TimeInterval
 
-    /// Creates a symbolizer running `executable`, each image within `timeout` seconds.
-    package init(executable: URL, timeout: TimeInterval) {
+    /// Whether the program is kept running between calls, one child per image
+    /// (``SymbolizerSession``): what a test process does, which asks a few addresses at a time
+    /// at each finding. The tool, which asks each image once, runs one child per call.
+    package let keepsRunning: Bool
+
+    /// Creates a symbolizer running `executable`, each image within `timeout` seconds, kept
+    /// running between calls when `keepsRunning`.
+    package init(executable: URL, timeout: TimeInterval, keepsRunning: Bool = false) {
         self.executable = executable
         self.timeout = timeout
+        self.keepsRunning = keepsRunning
     }
 
     /// Resolves `returnOffsets` (image-relative return addresses) in the binary at `image`.
@@ -61,20 +69,45 @@ package struct LLVMSymbolizer: Sendable {
     package func resolve(image: String, returnOffsets: [UInt64]) throws(Failure) -> [UInt64: Location] {
         let offsets = Array(Set(returnOffsets)).sorted()
         guard !offsets.isEmpty else { return [:] }
-        let result = try run(image: image, addresses: offsets.map { $0 > 0 ? $0 - 1 : 0 })
-        if result.timedOut {
-            throw Failure(reason: "llvm-symbolizer took longer than \(Self.seconds(timeout)) s and was stopped")
-        }
-        guard result.status == 0, !result.crashed else {
-            throw Failure(reason: "llvm-symbolizer failed with status \(result.status)")
-        }
-        let locations = Self.parse(String(decoding: result.standardOutput, as: UTF8.self))
+        let locations = try locations(image: image, addresses: offsets.map { $0 > 0 ? $0 - 1 : 0 })
         var resolved: [UInt64: Location] = [:]
         for (offset, location) in zip(offsets, locations) where location != Location() {
             resolved[offset] = location
         }
         try fillMissingLines(in: &resolved, image: image)
         return resolved
+    }
+
+    /// What llvm-symbolizer says of each of `addresses` (image-relative, looked up as given),
+    /// in order.
+    private func locations(image: String, addresses: [UInt64]) throws(Failure) -> [Location] {
+        guard keepsRunning else {
+            let result = try run(image: image, addresses: addresses)
+            if result.timedOut {
+                throw Failure(reason: "llvm-symbolizer took longer than \(Self.seconds(timeout)) s and was stopped")
+            }
+            guard result.status == 0, !result.crashed else {
+                throw Failure(reason: "llvm-symbolizer failed with status \(result.status)")
+            }
+            return Self.parse(String(decoding: result.standardOutput, as: UTF8.self))
+        }
+        let session = SymbolizerSession.shared(symbolizer: executable.path, image: image)
+        let deadline = Date().addingTimeInterval(timeout)
+        let quoted = SymbolizerSession.quoted(image)
+        var found: [Location] = []
+        found.reserveCapacity(addresses.count)
+        for address in addresses {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, let answer = session.query("CODE \(quoted) 0x" + String(address, radix: 16), timeout: left)
+            else {
+                throw Failure(
+                    reason: left > 0
+                        ? "llvm-symbolizer stopped answering"
+                        : "llvm-symbolizer took longer than \(Self.seconds(timeout)) s and was stopped")
+            }
+            found.append(Self.location(fromJSON: answer))
+        }
+        return found
     }
 
     /// One llvm-symbolizer run over `addresses` (image-relative, looked up as given).
@@ -111,9 +144,7 @@ package struct LLVMSymbolizer: Sendable {
             let start = offset > 0 ? offset - 1 : 0
             probes += Self.lineProbes.map { (offset, start + $0) }
         }
-        let result = try run(image: image, addresses: probes.map(\.address))
-        guard !result.timedOut, result.status == 0, !result.crashed else { return }
-        let found = Self.parse(String(decoding: result.standardOutput, as: UTF8.self))
+        guard let found = try? locations(image: image, addresses: probes.map(\.address)) else { return }
         for (probe, location) in zip(probes, found) {
             guard var known = resolved[probe.offset], known.line == nil, let line = location.line,
                 location.linkageName == known.linkageName, location.file == known.file
@@ -161,6 +192,26 @@ package struct LLVMSymbolizer: Sendable {
         }
         closeBlock()
         return locations
+    }
+
+    /// One answer of llvm-symbolizer's JSON output style to a `CODE` query, kept as ``parse(_:)``
+    /// keeps a block: its frames come innermost first (`""` and `0` for what it does not know).
+    package static func location(fromJSON answer: [String: Any]) -> Location {
+        var location = Location()
+        for frame in answer["Symbol"] as? [[String: Any]] ?? [] {
+            if let function = frame["FunctionName"] as? String, !function.isEmpty, function != "??" {
+                location.linkageName = function
+            }
+            guard let file = frame["FileName"] as? String, !file.isEmpty, file != "??",
+                !file.hasSuffix("<compiler-generated>")
+            else { continue }
+            let line = (frame["Line"] as? Int).flatMap { $0 > 0 ? $0 : nil }
+            guard line != nil || location.file == nil else { continue }
+            location.file = file
+            location.line = line
+            location.column = (frame["Column"] as? Int).flatMap { $0 > 0 ? $0 : nil }
+        }
+        return location
     }
 
     /// `file:line:column` (the file may itself contain colons).

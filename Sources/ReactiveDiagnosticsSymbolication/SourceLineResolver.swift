@@ -6,6 +6,8 @@ package import Foundation
 ///
 /// Runs one `llvm-symbolizer` per binary with all of that binary's addresses, binaries in
 /// parallel, and remembers every answer (a test process resolves each address at most once).
+/// The process-wide resolver (``shared``) keeps one running per binary (``keepsRunning``): a
+/// failing test asks a few addresses, and a start-up per failure cost more than the answers.
 /// Never runs per event: only when a report is written or a failure is shown.
 ///
 /// ```swift
@@ -37,8 +39,8 @@ package final class SourceLineResolver: @unchecked Sendable {
     }
 
     /// The process-wide resolver, as the environment asks (see ``automatic(environment:)``):
-    /// its cache is shared by every engine of the process.
-    package static let shared = automatic(environment: ProcessInfo.processInfo.environment)
+    /// its cache and its running symbolizers are shared by every engine of the process.
+    package static let shared = automatic(environment: ProcessInfo.processInfo.environment, keepsRunning: true)
 
     /// The llvm-symbolizer run, or `nil` when none is available.
     package let symbolizer: URL?
@@ -46,21 +48,28 @@ package final class SourceLineResolver: @unchecked Sendable {
     package let unavailableReason: String?
     /// Seconds llvm-symbolizer may take per binary.
     package let timeout: TimeInterval
+    /// Whether llvm-symbolizer is kept running between calls (``LLVMSymbolizer/keepsRunning``).
+    package let keepsRunning: Bool
 
     private let lock = NSLock()
     private var cache: [Key: LLVMSymbolizer.Location?] = [:]
     private var failedImages: [String: String] = [:]
+    private var warmUpClaimed = false
 
-    /// A resolver running `symbolizer`; with `nil`, one that resolves nothing and says why.
-    package init(symbolizer: URL?, unavailableReason: String? = nil, timeout: TimeInterval = 30) {
+    /// A resolver running `symbolizer` (kept running between calls when `keepsRunning`); with
+    /// `nil`, one that resolves nothing and says why.
+    package init(
+        symbolizer: URL?, unavailableReason: String? = nil, timeout: TimeInterval = 30, keepsRunning: Bool = false
+    ) {
         self.symbolizer = symbolizer
         self.unavailableReason = symbolizer == nil ? unavailableReason ?? "no llvm-symbolizer" : nil
         self.timeout = timeout
+        self.keepsRunning = keepsRunning
     }
 
     /// The resolver the environment asks for: `REACTIVE_DIAGNOSTICS_SYMBOLIZER` names the
     /// program (`none` turns lines off), else llvm-symbolizer beside `swift` or on `PATH`.
-    package static func automatic(environment: [String: String]) -> SourceLineResolver {
+    package static func automatic(environment: [String: String], keepsRunning: Bool = false) -> SourceLineResolver {
         let key = SymbolizerLocator.environmentKey
         if let value = environment[key], !value.isEmpty {
             if value == "none" || value == "off" {
@@ -69,7 +78,7 @@ package final class SourceLineResolver: @unchecked Sendable {
             guard FileManager.default.isExecutableFile(atPath: value) else {
                 return SourceLineResolver(symbolizer: nil, unavailableReason: "\(key)=\(value) is not an executable")
             }
-            return SourceLineResolver(symbolizer: URL(fileURLWithPath: value))
+            return SourceLineResolver(symbolizer: URL(fileURLWithPath: value), keepsRunning: keepsRunning)
         }
         guard let found = SymbolizerLocator.find("llvm-symbolizer", environment: environment) else {
             return SourceLineResolver(
@@ -77,7 +86,31 @@ package final class SourceLineResolver: @unchecked Sendable {
                 unavailableReason: "llvm-symbolizer was not found beside swift or on PATH (install LLVM, or set \(key))"
             )
         }
-        return SourceLineResolver(symbolizer: found)
+        return SourceLineResolver(symbolizer: found, keepsRunning: keepsRunning)
+    }
+
+    /// Whether the caller should run ``warmUp()``: `true` once, for a resolver that keeps
+    /// llvm-symbolizer running (the engine asks at a process's first finding).
+    package func claimWarmUp() -> Bool {
+        guard keepsRunning, symbolizer != nil else { return false }
+        return lock.withLock {
+            defer { warmUpClaimed = true }
+            return !warmUpClaimed
+        }
+    }
+
+    /// Starts llvm-symbolizer for the main executable (the test binary) and has it read its
+    /// debug information, so that naming a finding's frames when its test ends does not wait
+    /// for that (about 20 ms, more for a large binary). Blocks until then: call it off the
+    /// test's path. Linux only (elsewhere the main executable is not read this way).
+    package func warmUp() {
+        #if os(Linux)
+        guard let symbolizer, keepsRunning,
+            let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        else { return }
+        let session = SymbolizerSession.shared(symbolizer: symbolizer.path, image: executable)
+        _ = session.query("CODE \(SymbolizerSession.quoted(executable)) 0x0", timeout: timeout)
+        #endif
     }
 
     /// `llvm-symbolizer (/usr/bin/llvm-symbolizer)`, or `nil` without a symbolizer.
@@ -106,8 +139,9 @@ package final class SourceLineResolver: @unchecked Sendable {
         // ask for the addresses lowest...returnOffset-1.
         let offsets = Array((lowest + 1)...returnOffset)
         guard
-            let found = try? LLVMSymbolizer(executable: symbolizer, timeout: timeout).resolve(
-                image: image, returnOffsets: offsets)
+            let found = try? LLVMSymbolizer(executable: symbolizer, timeout: timeout, keepsRunning: keepsRunning)
+                .resolve(
+                    image: image, returnOffsets: offsets)
         else { return nil }
         return offsets.reversed().lazy.compactMap { found[$0] }.first { $0.file != nil && $0.line != nil }
     }
@@ -138,7 +172,7 @@ package final class SourceLineResolver: @unchecked Sendable {
         lock.unlock()
         guard !missing.isEmpty else { return batch }
         missing.sort { $0.image < $1.image }
-        let llvm = LLVMSymbolizer(executable: symbolizer, timeout: timeout)
+        let llvm = LLVMSymbolizer(executable: symbolizer, timeout: timeout, keepsRunning: keepsRunning)
         let work = missing
         let results = Results(count: work.count)
         DispatchQueue.concurrentPerform(iterations: work.count) { index in

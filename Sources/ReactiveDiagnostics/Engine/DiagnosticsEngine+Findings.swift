@@ -44,6 +44,12 @@ extension DiagnosticsEngine {
                 time: time, details: draft.details, retainPath: draft.retainPath, chain: draft.chain, policy: policy,
                 suppressedBy: policy == .ignore ? "policy:ignore" : nil)
         }
+        if finding != nil, policy != .ignore, configuration.resolvesSourceLines, sourceLineResolver.claimWarmUp() {
+            // The process's first finding: llvm-symbolizer starts now, while the test goes on,
+            // rather than when the finding is shown. The library's own work, never in flight.
+            let resolver = sourceLineResolver
+            Thread.detachNewThread { WorkInFlight.asOwnWork { resolver.warmUp() } }
+        }
         return (finding, policy == .trap)
     }
 
