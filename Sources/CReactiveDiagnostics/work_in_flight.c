@@ -51,6 +51,8 @@ static atomic_int armed;
 static pthread_mutex_t timed_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t timed_due[TIMED_SLOTS];   // CLOCK_MONOTONIC ns; 0 = free
 static uint64_t timed_sequence[TIMED_SLOTS];   // which piece of work holds the slot
+static uint64_t timed_owner[TIMED_SLOTS];   // the test it was scheduled for; 0 = none known
+static _Atomic(void *) owner_reader;   // uint64_t (*)(void): the test the caller works for
 static uint64_t next_sequence;
 // Pending work the table keeps no slot for (the table keeps the soonest due), and the earliest
 // time any of it is due (a lower bound: it only grows back when all of it has run).
@@ -98,7 +100,7 @@ static void overflow_add(uint64_t due) {
 // overflow. When the table is full, the work due latest gives its slot to work due sooner: a
 // process with thousands of far-future timers pending (a framework's "never" as 30 days ahead)
 // still has its soon-due work in the table, and the overflow is known to be due only later.
-static int take_slot(uint64_t due, uint64_t *sequence) {
+static int take_slot(uint64_t due, uint64_t owner, uint64_t *sequence) {
     due = due == 0 ? 1 : due;
     pthread_mutex_lock(&timed_lock);
     int slot = -1;
@@ -118,6 +120,7 @@ static int take_slot(uint64_t due, uint64_t *sequence) {
     }
     if (slot >= 0) {
         timed_due[slot] = due;
+        timed_owner[slot] = owner;
         timed_sequence[slot] = ++next_sequence;
         *sequence = next_sequence;
     } else {
@@ -161,6 +164,16 @@ static void run_timed(void *context) {
     free(work);
 }
 
+// The test the caller works for, or 0.
+static uint64_t current_owner(void) {
+    uint64_t (*reader)(void) = (uint64_t (*)(void))atomic_load_explicit(&owner_reader, memory_order_relaxed);
+    return reader != NULL ? reader() : 0;
+}
+
+void rdiag_timed_work_set_owner_reader(uint64_t (*reader)(void)) {
+    atomic_store_explicit(&owner_reader, (void *)reader, memory_order_relaxed);
+}
+
 static dispatch_after_f_fn resolve_after_f(void) {
     return (dispatch_after_f_fn)rdiag_next_definition(&real_after_f, "dispatch_after_f");
 }
@@ -184,7 +197,7 @@ __attribute__((visibility("default"), noinline)) void dispatch_after_f(
         return;
     }
     *wrapped = (timed_work){.context = context, .work = work, .block = NULL};
-    wrapped->slot = take_slot(due_time(when), &wrapped->sequence);
+    wrapped->slot = take_slot(due_time(when), current_owner(), &wrapped->sequence);
     real(when, queue, wrapped, run_timed);
 }
 
@@ -204,7 +217,7 @@ __attribute__((visibility("default"), noinline)) void dispatch_after(uint64_t wh
         return;
     }
     *wrapped = (timed_work){.context = NULL, .work = NULL, .block = _Block_copy(block)};
-    wrapped->slot = take_slot(due_time(when), &wrapped->sequence);
+    wrapped->slot = take_slot(due_time(when), current_owner(), &wrapped->sequence);
     real_f(when, queue, wrapped, run_timed);
 }
 
@@ -226,7 +239,7 @@ void rdiag_timed_work_arm(void) {
     }
 }
 
-int rdiag_timed_work_due_within(uint64_t nanoseconds) {
+int rdiag_timed_work_due_within(uint64_t nanoseconds, uint64_t owner) {
     uint64_t now = clock_ns(CLOCK_MONOTONIC);
     uint64_t limit = now + nanoseconds;
     uint64_t stale = now > STALE_NS ? now - STALE_NS : 0;
@@ -236,12 +249,25 @@ int rdiag_timed_work_due_within(uint64_t nanoseconds) {
         due += timed_overflow;
     }
     for (int index = 0; index < TIMED_SLOTS; index++) {
-        if (timed_due[index] > stale && timed_due[index] <= limit) {
+        if (timed_due[index] > stale && timed_due[index] <= limit &&
+            (owner == 0 || timed_owner[index] == 0 || timed_owner[index] == owner)) {
             due += 1;
         }
     }
     pthread_mutex_unlock(&timed_lock);
     return due;
+}
+
+int rdiag_timed_work_pending_for(uint64_t owner) {
+    int pending = 0;
+    pthread_mutex_lock(&timed_lock);
+    for (int index = 0; index < TIMED_SLOTS; index++) {
+        if (timed_due[index] != 0 && timed_owner[index] == owner) {
+            pending += 1;
+        }
+    }
+    pthread_mutex_unlock(&timed_lock);
+    return pending;
 }
 
 // Threads doing the library's own work (at most OWN_THREADS at once; more are counted as busy).
@@ -356,8 +382,14 @@ int rdiag_other_threads_busy(void) {
 
 int rdiag_timed_work_available(void) { return 0; }
 void rdiag_timed_work_arm(void) {}
-int rdiag_timed_work_due_within(uint64_t nanoseconds) {
+void rdiag_timed_work_set_owner_reader(uint64_t (*reader)(void)) { (void)reader; }
+int rdiag_timed_work_pending_for(uint64_t owner) {
+    (void)owner;
+    return 0;
+}
+int rdiag_timed_work_due_within(uint64_t nanoseconds, uint64_t owner) {
     (void)nanoseconds;
+    (void)owner;
     return 0;
 }
 int rdiag_other_threads_busy(void) { return -1; }

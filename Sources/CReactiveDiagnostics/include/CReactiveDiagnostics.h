@@ -281,10 +281,17 @@ void rdiag_current_test_set(uint32_t test);
 int rdiag_timed_work_available(void);
 /// Starts following timed work scheduled from now on (before, it is forwarded as it is).
 void rdiag_timed_work_arm(void);
+/// Sets the function that names the test timed work is scheduled for (0: none known), called
+/// inside `dispatch_after`: it must not allocate, lock or schedule work.
+void rdiag_timed_work_set_owner_reader(uint64_t (*_Nullable reader)(void));
 /// How many pieces of timed work scheduled since arming have not run yet and are due within
 /// `nanoseconds` from now, less those overdue by more than a second (a suspended queue's, a
 /// forked parent's); work the table had no room for counts once the earliest of it is due.
-int rdiag_timed_work_due_within(uint64_t nanoseconds);
+/// With an `owner` other than 0, only work scheduled for that test or for no known test counts.
+int rdiag_timed_work_due_within(uint64_t nanoseconds, uint64_t owner);
+/// How many pieces of timed work in the table were scheduled for exactly `owner` and have not
+/// run yet, whenever they are due (what the attribution is, for tests).
+int rdiag_timed_work_pending_for(uint64_t owner);
 /// How many threads of the process other than the caller are running or in a timed sleep;
 /// -1 where that cannot be read. Threads inside the library's own work are not counted.
 int rdiag_other_threads_busy(void);

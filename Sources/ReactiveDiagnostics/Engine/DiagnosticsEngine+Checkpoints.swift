@@ -59,9 +59,7 @@ extension DiagnosticsEngine {
             settled = clock.now - start
         } else {
             settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
-            describeRunningTasks(of: checkpoint)
-            recordLeaks(of: checkpoint)
-            recordUnstructuredTasks(of: checkpoint)
+            judgeLifetimes(of: checkpoint)
             closeTest(checkpoint)
             reclaimQuietLanes()
         }
@@ -88,9 +86,7 @@ extension DiagnosticsEngine {
     ) -> TestOutcome {
         let start = findingStore.count
         let settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
-        describeRunningTasks(of: checkpoint)
-        recordLeaks(of: checkpoint)
-        recordUnstructuredTasks(of: checkpoint)
+        judgeLifetimes(of: checkpoint)
         closeTest(checkpoint)
         let findings = attributedFindings(of: checkpoint, from: start, options: options)
         let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
@@ -155,6 +151,18 @@ extension DiagnosticsEngine {
         return contextual.isKnown ? contextual : serialTest
     }
 
+    /// Turns what the settled test still has alive into findings, explained. Reading the
+    /// heap and naming frames is the library's own work (``WorkInFlight/asOwnWork(_:)``): a
+    /// test settling beside this one (Swift Testing runs them in parallel) does not wait for it,
+    /// since it can release nothing.
+    private func judgeLifetimes(of checkpoint: TestCheckpoint) {
+        WorkInFlight.asOwnWork {
+            describeRunningTasks(of: checkpoint)
+            recordLeaks(of: checkpoint)
+            recordUnstructuredTasks(of: checkpoint)
+        }
+    }
+
     /// The test's lifetime is judged: its tasks are forgotten (reported or not), and tasks
     /// started from now on are no longer its.
     private func closeTest(_ checkpoint: TestCheckpoint) {
@@ -186,8 +194,10 @@ extension DiagnosticsEngine {
         let decidesWhenIdle = configuration.settlesWhenIdle && WorkInFlight.isKnown
         // What is still alive at a test's end is most often ending already (a task that returned
         // its value and is releasing what it held, a watcher about to unregister): look again
-        // soon, then less and less often, up to the poll interval. A fixed 25 ms first wait cost
-        // a long suite of correct tests about 1 ms a test (Docs/Performance.md, longSuite).
+        // soon, then less and less often (twice the pause each time), up to the poll interval. A
+        // fixed 25 ms first wait cost a long suite of correct tests about 1 ms a test
+        // (Docs/Performance.md, longSuite); a pause growing four times a look left a leak decided
+        // up to 16 ms after the last thread in flight stopped (Swift Testing's parallel tests).
         var pause = min(Duration.microseconds(250), poll)
         var lastLook: Set<ResourceToken>?
         while true {
@@ -207,18 +217,20 @@ extension DiagnosticsEngine {
                 lastLook = look
             }
             wait(pause)
-            pause = min(pause * 4, poll)
+            pause = min(pause * 2, poll)
         }
     }
 
     /// Whether something may still run and release what the test left alive before
-    /// `deadline`: a task of the test running or enqueued, timed work due by then, or another
-    /// thread running or in a timed sleep (``WorkInFlight``).
+    /// `deadline`: a task of the test running or enqueued, timed work due by then that this
+    /// test or no known test scheduled (another test's cannot release this one's resources:
+    /// Swift Testing's parallel tests waited for each other's `asyncAfter`), or another thread
+    /// running or in a timed sleep (``WorkInFlight``).
     func isWorkInFlight(for checkpoint: TestCheckpoint, until deadline: ContinuousClock.Instant) -> Bool {
         if trackedTasks.count > 0, trackedTasks.anyActive(of: checkpoint.test) {
             return true
         }
-        return WorkInFlight.isPending(within: deadline - ContinuousClock.now)
+        return WorkInFlight.isPending(within: deadline - ContinuousClock.now, for: checkpoint.test)
     }
 
     /// Sleeps between two looks of the settle loop. The sleep is the library's own work: a test

@@ -19,8 +19,11 @@ package enum FindingPresentation {
     }
 
     /// The failure for `finding`: its description, then how to opt out; placed at its culprit.
+    ///
+    /// Naming its frames (and waiting for llvm-symbolizer's answer) is the library's own work:
+    /// a test settling beside this one does not wait for it (``WorkInFlight/asOwnWork(_:)``).
     package static func failure(for finding: Finding, engine: DiagnosticsEngine, allowHint: String) -> Failure {
-        let shown = engine.presentable(finding, resolvingLines: true)
+        let shown = WorkInFlight.asOwnWork { engine.presentable(finding, resolvingLines: true) }
         let kind = finding.kind.rawValue
         let text = FindingText.describe(
             shown.finding, stack: { shown.stacks[$0] }, imagePath: { shown.images[$0]?.path })
