@@ -88,6 +88,21 @@ extension RetainPathInspection {
         }
         return (storage, name.mayReferenceGenericParameters)
     }
+
+    /// The mappings as the walker reads them from `maps` (the `/proc/PID/maps` format): start,
+    /// end, `rwx` flags, the path and the image each belongs to.
+    package static func memoryRegions(
+        parsing maps: String
+    ) -> [(
+        start: UInt, end: UInt, permissions: String, path: String?, image: String?
+    )] {
+        MemoryRegions(parsing: maps).regions.map {
+            (
+                $0.start, $0.end, ($0.readable ? "r" : "-") + ($0.writable ? "w" : "-") + ($0.executable ? "x" : "-"),
+                $0.path, $0.image
+            )
+        }
+    }
 }
 
 extension RetainPathInspection {

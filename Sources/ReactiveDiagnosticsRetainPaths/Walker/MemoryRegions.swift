@@ -48,7 +48,7 @@ struct MemoryRegions: Sendable {
     #if os(Linux) || os(Android)
     /// Reads a `/proc` file to its end (they report a size of 0, so readers that trust the
     /// size get nothing or a truncated copy).
-    private static func readProcFile(_ path: String) -> String? {
+    private static func readProcFile(_ path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -60,7 +60,7 @@ struct MemoryRegions: Sendable {
             guard count > 0 else { break }
             bytes.append(contentsOf: chunk[0..<count])
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
     #endif
 
@@ -71,30 +71,86 @@ struct MemoryRegions: Sendable {
 
     /// Parses the `/proc/PID/maps` format: `start-end perms offset dev inode [path]`.
     init(parsing text: String) {
+        self.init(parsing: Array(text.utf8))
+    }
+
+    /// Parses the `/proc/PID/maps` format from its bytes, field by field (read at every
+    /// explanation: splitting a thousand lines into strings cost more than the walk itself).
+    init(parsing bytes: [UInt8]) {
         var regions: [Region] = []
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count >= 5 else { continue }
-            let bounds = fields[0].split(separator: "-")
-            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else {
-                continue
+        bytes.withUnsafeBufferPointer { text in
+            var position = 0
+            while position < text.count {
+                var end = position
+                while end < text.count && text[end] != UInt8(ascii: "\n") { end += 1 }
+                if let region = Self.region(in: text, from: position, to: end, after: regions.last) {
+                    regions.append(region)
+                }
+                position = end + 1
             }
-            let permissions = Array(fields[1].utf8)
-            guard permissions.count >= 3 else { continue }
-            let path = fields.count == 6 ? String(fields[5]).trimmingCharacters(in: .whitespaces) : nil
-            let file = path?.isEmpty == true ? nil : path
-            var image = file?.hasPrefix("/") == true ? file : nil
-            if file == nil, let previous = regions.last, previous.end == start, previous.writable, previous.isFileBacked
-            {
-                image = previous.path
-            }
-            regions.append(
-                Region(
-                    start: start, end: end, readable: permissions[0] == UInt8(ascii: "r"),
-                    writable: permissions[1] == UInt8(ascii: "w"), executable: permissions[2] == UInt8(ascii: "x"),
-                    path: file, image: image))
         }
         self.init(regions: regions, isKnown: !regions.isEmpty)
+    }
+
+    /// One line, `text[from..<to]`; `previous` is the mapping before it.
+    private static func region(
+        in text: UnsafeBufferPointer<UInt8>, from: Int, to end: Int, after previous: Region?
+    ) -> Region? {
+        var position = from
+        func skipSpaces() {
+            while position < end && text[position] == UInt8(ascii: " ") { position += 1 }
+        }
+        func hex() -> UInt? {
+            var value: UInt = 0
+            let first = position
+            while position < end {
+                let byte = text[position]
+                let digit: UInt
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt(byte - UInt8(ascii: "A") + 10)
+                default: return position > first ? value : nil
+                }
+                value = value &* 16 &+ digit
+                position += 1
+            }
+            return position > first ? value : nil
+        }
+        /// Skips one field and the spaces after it; false when the line ended first.
+        func skipField() -> Bool {
+            while position < end && text[position] != UInt8(ascii: " ") { position += 1 }
+            guard position < end else { return false }
+            skipSpaces()
+            return true
+        }
+        skipSpaces()
+        guard let start = hex(), position < end, text[position] == UInt8(ascii: "-") else { return nil }
+        position += 1
+        guard let stop = hex(), position < end, text[position] == UInt8(ascii: " ") else { return nil }
+        skipSpaces()
+        guard end - position >= 3 else { return nil }
+        let readable = text[position] == UInt8(ascii: "r")
+        let writable = text[position + 1] == UInt8(ascii: "w")
+        let executable = text[position + 2] == UInt8(ascii: "x")
+        // perms, offset, dev: each followed by more; the inode may end the line.
+        guard skipField(), skipField(), skipField() else { return nil }
+        while position < end && text[position] != UInt8(ascii: " ") { position += 1 }
+        skipSpaces()
+        var last = end
+        while last > position && (text[last - 1] == UInt8(ascii: " ") || text[last - 1] == UInt8(ascii: "\t")) {
+            last -= 1
+        }
+        let file =
+            last > position
+            ? String(decoding: UnsafeBufferPointer(rebasing: text[position..<last]), as: UTF8.self) : nil
+        var image = file?.hasPrefix("/") == true ? file : nil
+        if file == nil, let previous, previous.end == start, previous.writable, previous.isFileBacked {
+            image = previous.path
+        }
+        return Region(
+            start: start, end: stop, readable: readable, writable: writable, executable: executable, path: file,
+            image: image)
     }
 
     /// The mapping containing `address`.
