@@ -64,11 +64,13 @@ public struct SourceLineStatus: Codable, Sendable, Equatable {
 
 extension ReportFrame {
     /// Whether the frame is code the compiler wrote around the user's (a thunk, a partial-apply
-    /// forwarder, a protocol witness): it has no source line of its own.
+    /// forwarder, a protocol witness, or a resume point of one of them): it has no source line
+    /// of its own.
     public var isCompilerGlue: Bool {
         guard let function else { return false }
-        return function.contains("thunk") || function.hasPrefix("partial apply") || function.hasPrefix("merged ")
-            || function.hasPrefix("protocol witness for ")
+        let name = Self.readable(function)
+        return name.contains("thunk") || name.hasPrefix("partial apply") || name.hasPrefix("merged ")
+            || name.hasPrefix("protocol witness for ")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Integration) import ReactiveDiagnostics
 import Testing
+import ReactiveDiagnosticsReport
 import ReactiveDiagnosticsSymbolication
 
 @Suite("Backtrace capture and symbolization")
@@ -122,6 +123,32 @@ struct BacktraceTests {
         ] as [(String, String?)])
     func moduleIsReadFromDemangledNames(name: String, module: String?) {
         #expect(FrameClassifier.module(ofDemangled: name) == module)
+    }
+
+    /// Compiler glue has no line of its own, and a resume point of glue is glue: a task caught
+    /// at its forwarder's first resume (`…fU0_TATQ0_`) left the buggy demo's report "partial".
+    @Test func glueIsKnownInEachOfItsForms() {
+        let glue = [
+            "reabstraction thunk helper from @escaping @callee_guaranteed () -> () to @escaping @callee_unowned () -> ()",
+            "partial apply forwarder for closure #1 () -> () in App.Model.start() -> ()",
+            "merged partial apply forwarder for closure #1 () -> () in App.Model.start() -> ()",
+            "(1) await resume partial function for partial apply forwarder for closure #2 () async -> () in App.Banner.start() -> ()",
+            "(2) suspend resume partial function for reabstraction thunk helper from @escaping () async -> () to () async -> ()",
+        ]
+        let user = [
+            "closure #2 () async -> () in App.Banner.start() -> ()",
+            "(1) await resume partial function for closure #2 () async -> () in App.Banner.start() -> ()",
+            "App.Thunkless.run() -> ()",
+        ]
+        for name in glue {
+            #expect(FrameClassifier.isGlue(name), "\(name)")
+            #expect(ReportFrame(address: "0x1", function: name).isCompilerGlue, "\(name)")
+        }
+        for name in user {
+            #expect(!FrameClassifier.isGlue(name), "\(name)")
+            #expect(!ReportFrame(address: "0x1", function: name).isCompilerGlue, "\(name)")
+        }
+        #expect(FrameClassifier.contains("a thunk", "thunk") && !FrameClassifier.contains("thun", "thunk"))
     }
 
     @Test func classifierKnowsOwnFrameworkAndUserModules() {

@@ -123,8 +123,25 @@ package final class FrameClassifier: Sendable {
 
     /// Whether a demangled name is compiler-generated glue (thunks, forwarders).
     package static func isGlue(_ function: String) -> Bool {
-        function.contains("thunk") || function.hasPrefix("partial apply")
+        // A resume point of an async forwarder (`(1) await resume partial function for partial
+        // apply forwarder for …`) is the forwarder's.
+        let function = function.hasPrefix("(") ? ReportFrame.readable(function) : function
+        return contains(function, "thunk") || function.hasPrefix("partial apply")
             || function.hasPrefix("merged ") && isGlue(String(function.dropFirst(7)))
+    }
+
+    /// Whether `text` contains `word`, byte by byte (Foundation's `contains` bridges to
+    /// `NSString` for each frame of each stack).
+    package static func contains(_ text: String, _ word: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard let first = needle.first else { return true }
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while let start = utf8[index...].firstIndex(of: first) {
+            if utf8[start...].starts(with: needle) { return true }
+            index = utf8.index(after: start)
+        }
+        return false
     }
 
     /// The module a demangled Swift name belongs to, or `nil` for C symbols and unknown shapes.
