@@ -111,48 +111,9 @@ struct WorkInFlightTests {
         #expect(pending == 0, "its slot is given back once it has run")
     }
 
-    /// A leaking test's settle is decided while another test's timer is pending (Swift
-    /// Testing's parallel tests each waited for the others' `asyncAfter`), and still waits for
-    /// its own. Timing: not asserted under a sanitizer, whose runtime thread keeps every settle
-    /// waiting (Docs/Reliability.md).
-    @Test(.enabled(if: WorkInFlight.isKnown && !underSanitizer))
-    func anotherTestsTimedWorkDoesNotHoldASettle() {
-        let engine = makeEngine {
-            $0.settleTime = .seconds(3)
-            $0.settlesWhenIdle = true
-        }
-        WorkInFlight.arm()
-        // Test identities are interned by name process-wide: names no other test uses.
-        let other = engine.beginTest(named: "WorkInFlightTests.timer's test", serial: false)
-        TestIdentity.$current.withValue(other.test) {
-            DispatchQueue.global().asyncAfter(deadline: .now() + 2.5) {}
-        }
-        let leaking = engine.beginTest(named: "WorkInFlightTests.leaking test", serial: false)
-        let monitor = TestIdentity.$current.withValue(leaking.test) {
-            engine.makeStreamMonitor(label: DiagnosticLabel("leaking"))
-        }
-        monitor.receivedSubscription()
-        let waited = engine.settle(leaking, for: .seconds(3))
-        // Bimodal: decided at its first looks, or held until the other test's timer (2.5 s).
-        #expect(waited < .milliseconds(1_500), "the settle waited \(waited) for another test's timer")
-        TestIdentity.$current.withValue(leaking.test) {
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1) {}
-        }
-        let own = engine.settle(leaking, for: .seconds(3))
-        #expect(own >= .milliseconds(900), "its own timer is waited for (\(own))")
-        _ = engine.finishTest(leaking)
-        _ = engine.finishTest(other)
-        withExtendedLifetime(monitor) {}
-    }
-
     @Test(.enabled(if: WorkInFlight.isKnown)) func theLibrarysOwnWorkIsNot() {
         let sleeper = Sleeper(own: true)
         defer { sleeper.stop() }
         #expect(sleeper.busyLooks() == 0, "the crash journal's naming queue is no test's work")
     }
-}
-
-/// Whether a sanitizer's runtime is loaded (its background thread keeps every settle waiting).
-private let underSanitizer = ["__tsan_init", "__asan_init", "__msan_init"].contains { (name: String) in
-    dlsym(nil, name) != nil
 }

@@ -91,6 +91,42 @@ final class SettleFixtures: DiagnosedTestCase {
         }
     }
 
+    /// A leak is decided while another test's timer is pending (Swift Testing's parallel tests
+    /// each waited for the others' `asyncAfter`), and its own timer is still waited for. On an
+    /// engine of its own (20 s settle, no report); in this child process no other test runs, so
+    /// nothing else holds the settle.
+    func testAnotherTestsTimerDoesNotHoldALeak() {
+        var configuration = Configuration()
+        configuration.writesReport = false
+        configuration.printsSummary = false
+        configuration.settleTime = .seconds(20)
+        let engine = DiagnosticsEngine(configuration: configuration)
+        let other = engine.beginTest(named: "SettleFixtures.timer's test", serial: false)
+        TestIdentity.$current.withValue(other.test) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 10) {}
+        }
+        let leaking = engine.beginTest(named: "SettleFixtures.leaking test", serial: false)
+        let monitor = TestIdentity.$current.withValue(leaking.test) {
+            engine.makeStreamMonitor(label: DiagnosticLabel("beside-a-timer"))
+        }
+        monitor.receivedSubscription()
+        let waited = engine.settle(leaking, for: .seconds(20))
+        TestIdentity.$current.withValue(leaking.test) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) {}
+        }
+        let own = engine.settle(leaking, for: .seconds(20))
+        // Under a sanitizer the settle never ends early (see the fixture above).
+        if dlsym(nil, "__tsan_init") == nil && dlsym(nil, "__asan_init") == nil {
+            // Bimodal: decided at its first looks, or held until the other test's timer (10 s).
+            XCTAssertLessThan(waited, .seconds(5), "held by another test's timer")
+            XCTAssertGreaterThanOrEqual(own, .milliseconds(900), "its own timer is waited for")
+            XCTAssertLessThan(own, .seconds(5), "and only that")
+        }
+        _ = engine.finishTest(leaking)
+        _ = engine.finishTest(other)
+        withExtendedLifetime(monitor) {}
+    }
+
     func testEndedByAsyncAfter() {
         let monitor = subscribed("after-async-after")
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.delay) { monitor.cancelled() }
