@@ -56,36 +56,15 @@ public final class LineSession: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, sockets[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGCHLD] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argumentStrings = ([executable] + arguments).map { strdup($0) } + [nil]
-        let environmentStrings =
-            (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argumentStrings.forEach { free($0) }
-            environmentStrings.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argumentStrings, environmentStrings)
-        closeDescriptor(sockets[1])
-        guard result == 0 else {
+        defer { closeDescriptor(sockets[1]) }  // the child's end: it keeps its own copies
+        do {
+            pid = try spawn(
+                executable, arguments: [executable] + arguments, environment: environment, actions: &actions)
+        } catch {
             closeDescriptor(sockets[0])
-            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+            throw error
         }
-        self.pid = pid
-        self.socket = sockets[0]
+        socket = sockets[0]
     }
 
     deinit {

@@ -112,35 +112,12 @@ private final class Job: @unchecked Sendable {
             if descriptors[1] >= 0 { close(descriptors[1]) }
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGCHLD] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argumentStrings = argv.map { strdup($0) } + [nil]
-        let environmentStrings =
-            (environment ?? ProcessInfo.processInfo.environment)
-            .map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argumentStrings.forEach { free($0) }
-            environmentStrings.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, program, &actions, &attributes, argumentStrings, environmentStrings)
-        guard result == 0 else {
+        do {
+            pid = try spawn(program, arguments: argv, environment: environment, actions: &actions)
+        } catch {
             try? FileManager.default.removeItem(at: directory)
-            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+            throw error
         }
-        self.pid = pid
     }
 
     /// Blocks until the child ends (killing it after `timeout` seconds); returns the raw wait

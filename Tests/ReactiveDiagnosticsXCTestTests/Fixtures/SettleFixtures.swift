@@ -37,6 +37,15 @@ final class SettleFixtures: DiagnosedTestCase {
         }
     }
 
+    /// An engine apart from the shared one: 20 s settle, no report, no summary.
+    private static func engineOfItsOwn() -> DiagnosticsEngine {
+        var configuration = Configuration()
+        configuration.writesReport = false
+        configuration.printsSummary = false
+        configuration.settleTime = .seconds(20)
+        return DiagnosticsEngine(configuration: configuration)
+    }
+
     private func subscribed(_ label: String) -> StreamMonitor {
         let monitor = DiagnosticsEngine.shared.makeStreamMonitor(label: DiagnosticLabel(label))
         monitor.receivedSubscription()
@@ -55,11 +64,7 @@ final class SettleFixtures: DiagnosedTestCase {
     /// flight for the other, so both are decided at once rather than each waiting out the
     /// other's settle time. On an engine of its own (20 s settle, no report).
     func testTwoLeakingTestsSettlingTogetherAreBothDecided() {
-        var configuration = Configuration()
-        configuration.writesReport = false
-        configuration.printsSummary = false
-        configuration.settleTime = .seconds(20)
-        let engine = DiagnosticsEngine(configuration: configuration)
+        let engine = Self.engineOfItsOwn()
         let group = DispatchGroup()
         let settled = LockedSettles()
         for index in 0..<2 {
@@ -96,11 +101,7 @@ final class SettleFixtures: DiagnosedTestCase {
     /// engine of its own (20 s settle, no report); in this child process no other test runs, so
     /// nothing else holds the settle.
     func testAnotherTestsTimerDoesNotHoldALeak() {
-        var configuration = Configuration()
-        configuration.writesReport = false
-        configuration.printsSummary = false
-        configuration.settleTime = .seconds(20)
-        let engine = DiagnosticsEngine(configuration: configuration)
+        let engine = Self.engineOfItsOwn()
         let other = engine.beginTest(named: "SettleFixtures.timer's test", serial: false)
         TestIdentity.$current.withValue(other.test) {
             DispatchQueue.global().asyncAfter(deadline: .now() + 10) {}
