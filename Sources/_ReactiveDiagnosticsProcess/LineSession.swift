@@ -18,6 +18,8 @@ import Darwin
 ///
 /// - The child talks through a socket pair, closed on exec in this process's other children,
 ///   and written with `MSG_NOSIGNAL`: a child that died is a failed answer, never a `SIGPIPE`.
+/// - The child keeps no other descriptor of this process (it may live as long as the process:
+///   a file being written must not stay open in it).
 /// - The child's standard error goes to `/dev/null`; it ends when this process ends (it reads
 ///   the end of its input) or when ``close()`` is called.
 /// - A question that gets no whole line within its timeout, or a child that ends, closes the
@@ -59,7 +61,8 @@ public final class LineSession: @unchecked Sendable {
         defer { closeDescriptor(sockets[1]) }  // the child's end: it keeps its own copies
         do {
             pid = try spawn(
-                executable, arguments: [executable] + arguments, environment: environment, actions: &actions)
+                executable, arguments: [executable] + arguments, environment: environment, actions: &actions,
+                closesOtherDescriptors: true)
         } catch {
             closeDescriptor(sockets[0])
             throw error

@@ -85,6 +85,25 @@ struct SymbolLookupTests {
         #expect(!silent.isOpen)
     }
 
+    #if os(Linux)
+    /// A session's child may live as long as the process: it must not keep a file the process
+    /// is writing (ETXTBSY for a script written while one started, in CI's parallel run).
+    @Test func aSessionsChildKeepsNoOtherDescriptor() throws {
+        let directory = try ChildProcess.makeReportDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = open(directory.appendingPathComponent("being-written").path, O_WRONLY | O_CREAT, 0o644)
+        #expect(written > 2)
+        defer { close(written) }
+        let session = try LineSession("/bin/sh", arguments: ["-c", "read line; echo $(ls /proc/$$/fd)"])
+        defer { session.close() }
+        let descriptors = try #require(session.ask("which?", timeout: 10)).split(separator: " ").compactMap {
+            Int32($0)
+        }
+        #expect(descriptors.contains(0) && descriptors.contains(1))
+        #expect(!descriptors.contains(written), "the child holds \(descriptors)")
+    }
+    #endif
+
     @Test(.enabled(if: SourceLineResolver.shared.symbolizer != nil))
     func oneSymbolizerAnswersEveryQuestionOfAnImage() throws {
         let symbolizer = try #require(SourceLineResolver.shared.symbolizer).path
