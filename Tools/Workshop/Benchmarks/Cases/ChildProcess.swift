@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs a child process of the suite benchmarks to its end, its output discarded, timed to
-/// the microsecond. Its peak memory comes from the `peak-rss` helper built beside this
+/// Runs a child process of the suite benchmarks to its end, its output discarded (or its
+/// standard output kept in a file), timed to the microsecond. Its peak memory comes from the `peak-rss` helper built beside this
 /// executable.
 enum ChildProcess {
     /// What a finished child left.
@@ -15,7 +15,8 @@ enum ChildProcess {
         var cpuSeconds: Double = 0
     }
 
-    /// Runs `executable` with `arguments`, killed after `timeout` seconds.
+    /// Runs `executable` with `arguments`, killed after `timeout` seconds; its standard output
+    /// goes to `standardOutput` when given (a file created or truncated), else to `/dev/null`.
     ///
     /// Started with `posix_spawn` and reaped with `waitpid`: Foundation's
     /// `Process.waitUntilExit` on Linux polls its run loop every 50 ms, which added up to 50 ms
@@ -23,7 +24,7 @@ enum ChildProcess {
     /// the suites did).
     static func run(
         _ executable: String, arguments: [String], environment: [String: String]? = nil, timeout: Double,
-        measuresPeakMemory: Bool = false
+        measuresPeakMemory: Bool = false, standardOutput: String? = nil
     ) -> Result {
         let peakFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("rd-peak-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
@@ -35,7 +36,8 @@ enum ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -42,7 +42,10 @@ enum LongSuiteBenchmarks {
         environment["REACTIVE_DIAGNOSTICS_SUMMARY"] = "0"
         let firstClass = "LongSuiteTests.\(className(0))"
 
-        func once(diagnosed: Bool, filter: String?) -> (seconds: Double, peak: Int, cpu: Double, status: Int32) {
+        let output = reports + "/xctest-output.txt"
+        func once(
+            diagnosed: Bool, filter: String?
+        ) -> (seconds: Double, peak: Int, cpu: Double, status: Int32, stalls: XCTestStalls) {
             var environment = environment
             if !diagnosed {
                 environment["REACTIVE_DIAGNOSTICS_ENABLED"] = "0"
@@ -51,8 +54,9 @@ enum LongSuiteBenchmarks {
             let started = now()
             let result = ChildProcess.run(
                 binary, arguments: filter.map { [$0] } ?? [], environment: environment, timeout: 600,
-                measuresPeakMemory: true)
-            return (Double(now() - started) / 1e9, result.peakResidentBytes, result.cpuSeconds, result.status)
+                measuresPeakMemory: true, standardOutput: output)
+            let stalls = XCTestStalls(output: (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+            return (Double(now() - started) / 1e9, result.peakResidentBytes, result.cpuSeconds, result.status, stalls)
         }
 
         _ = once(diagnosed: true, filter: nil)  // warm the page cache and the symbolizer
@@ -62,6 +66,8 @@ enum LongSuiteBenchmarks {
         var diagnosedPeak: [Double] = []
         var perTest: [Double] = []
         var cpuRatios: [Double] = []
+        var beyondStalls: [Double] = []
+        var stallCounts = (plain: [Double](), diagnosed: [Double]())
         var failures: [String] = []
         let added = Double(testCount - testsPerClass)
         _ = Measure.rounds(
@@ -70,6 +76,7 @@ enum LongSuiteBenchmarks {
             var seconds = (plain: 0.0, diagnosed: 0.0)
             var cpu = (plain: 0.0, diagnosed: 0.0)
             var growth = (plain: 0.0, diagnosed: 0.0)
+            var stalled = (plain: 0.0, diagnosed: 0.0)
             for diagnose in repetition % 2 == 0 ? [false, true] : [true, false] {
                 let all = once(diagnosed: diagnose, filter: nil)
                 let first = once(diagnosed: diagnose, filter: firstClass)
@@ -81,17 +88,24 @@ enum LongSuiteBenchmarks {
                     seconds.diagnosed = all.seconds
                     cpu.diagnosed = all.cpu
                     growth.diagnosed = perAddedTest
+                    stalled.diagnosed = all.stalls.seconds
+                    stallCounts.diagnosed.append(Double(all.stalls.count))
                     diagnosedPeak.append(Double(all.peak) / 1_048_576)
                 } else {
                     seconds.plain = all.seconds
                     cpu.plain = all.cpu
                     growth.plain = perAddedTest
+                    stalled.plain = all.stalls.seconds
+                    stallCounts.plain.append(Double(all.stalls.count))
                     plainPeak.append(Double(all.peak) / 1_048_576)
                 }
             }
             plain.append(seconds.plain)
             diagnosed.append(seconds.diagnosed)
             perTest.append(growth.diagnosed - growth.plain)
+            if seconds.plain > stalled.plain {
+                beyondStalls.append((seconds.diagnosed - stalled.diagnosed) / (seconds.plain - stalled.plain))
+            }
             if cpu.plain > 0 {
                 cpuRatios.append(cpu.diagnosed / cpu.plain)
             }
@@ -116,6 +130,26 @@ enum LongSuiteBenchmarks {
                 name: "longSuite.failedRuns", unit: "runs", statistics: Statistics([Double(failures.count)]),
                 target: .atMost(0), notes: failures.isEmpty ? [:] : ["failed": failures.joined(separator: "; ")]),
         ]
+        results += [
+            BenchmarkResult(
+                name: "longSuite.stalledTests.plain", unit: "tests/run", statistics: Statistics(stallCounts.plain),
+                notes: [
+                    "what":
+                        "tests that XCTest timed at \(XCTestStalls.threshold) s or more: an async test whose end the main run loop missed, waiting out XCTWaiter's 100 ms"
+                ]),
+            BenchmarkResult(
+                name: "longSuite.stalledTests.diagnosed", unit: "tests/run",
+                statistics: Statistics(stallCounts.diagnosed)),
+        ]
+        if !beyondStalls.isEmpty {
+            results.append(
+                BenchmarkResult(
+                    name: "longSuite.wallRatioBeyondStalls", unit: "×", statistics: Statistics(beyondStalls),
+                    notes: [
+                        "what":
+                            "the wall ratio with each run's stalled tests' time taken out: what diagnostics cost where XCTest does not stall"
+                    ]))
+        }
         if !cpuRatios.isEmpty {
             results.append(
                 BenchmarkResult(
