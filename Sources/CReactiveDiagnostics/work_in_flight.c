@@ -12,6 +12,14 @@
 // they are) until the engine arms them. The table keeps the soonest-due work; what it has no
 // slot for is counted, with the earliest time any of it is due, and is in flight from then on.
 //
+// Hops: `dispatch_async` and `dispatch_async_f` (what `DispatchQueue.async`, a `DispatchQueue`
+// scheduler's `schedule` and `subscribe(on:)`/`receive(on:)` call) keep the test the caller
+// works for with the work, and the work runs as that test's: timed work it schedules is that
+// test's too (Swift Testing runs tests in parallel, and a test whose code hops to a queue and
+// schedules a timer there must not hold every other test's settle). Only work submitted for a
+// known test is wrapped; a block libdispatch made itself (`DispatchWorkItem`, whose flags, such
+// as a barrier, libdispatch reads from the block) is forwarded as it is.
+//
 // Running threads: a thread of the process other than the caller that is running, or sleeping
 // for a time (`nanosleep`, `clock_nanosleep`: `Thread.sleep`, `usleep`), read from
 // /proc/self/task; not one inside the library's own work (`rdiag_own_work_begin`).
@@ -24,6 +32,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,6 +63,8 @@ static uint64_t timed_sequence[TIMED_SLOTS];   // which piece of work holds the 
 static uint64_t timed_owner[TIMED_SLOTS];   // the test it was scheduled for; 0 = none known
 static _Atomic(void *) owner_reader;   // uint64_t (*)(void): the test the caller works for
 static uint64_t next_sequence;
+// The test the work running on this thread was submitted for (run_owned, run_timed), or 0.
+static _Thread_local uint64_t inherited_owner;
 // Pending work the table keeps no slot for (the table keeps the soonest due), and the earliest
 // time any of it is due (a lower bound: it only grows back when all of it has run).
 static int timed_overflow;
@@ -65,6 +76,7 @@ typedef struct {
     void *block;
     int slot;
     uint64_t sequence;
+    uint64_t owner;
 } timed_work;
 
 static uint64_t clock_ns(clockid_t clock) {
@@ -154,20 +166,25 @@ struct block_layout {
 
 static void run_timed(void *context) {
     timed_work *work = context;
+    uint64_t saved = inherited_owner;
+    inherited_owner = work->owner;
     if (work->block != NULL) {
         ((struct block_layout *)work->block)->invoke(work->block);
         _Block_release(work->block);
     } else {
         work->work(work->context);
     }
+    inherited_owner = saved;
     give_slot(work->slot, work->sequence);
     free(work);
 }
 
-// The test the caller works for, or 0.
+// The test the caller works for: its own (a thread-local or task-local the reader reads), else
+// the one of the work it runs; or 0.
 static uint64_t current_owner(void) {
     uint64_t (*reader)(void) = (uint64_t (*)(void))atomic_load_explicit(&owner_reader, memory_order_relaxed);
-    return reader != NULL ? reader() : 0;
+    uint64_t owner = reader != NULL ? reader() : 0;
+    return owner != 0 ? owner : inherited_owner;
 }
 
 void rdiag_timed_work_set_owner_reader(uint64_t (*reader)(void)) {
@@ -197,7 +214,8 @@ __attribute__((visibility("default"), noinline)) void dispatch_after_f(
         return;
     }
     *wrapped = (timed_work){.context = context, .work = work, .block = NULL};
-    wrapped->slot = take_slot(due_time(when), current_owner(), &wrapped->sequence);
+    wrapped->owner = current_owner();
+    wrapped->slot = take_slot(due_time(when), wrapped->owner, &wrapped->sequence);
     real(when, queue, wrapped, run_timed);
 }
 
@@ -217,8 +235,108 @@ __attribute__((visibility("default"), noinline)) void dispatch_after(uint64_t wh
         return;
     }
     *wrapped = (timed_work){.context = NULL, .work = NULL, .block = _Block_copy(block)};
-    wrapped->slot = take_slot(due_time(when), current_owner(), &wrapped->sequence);
+    wrapped->owner = current_owner();
+    wrapped->slot = take_slot(due_time(when), wrapped->owner, &wrapped->sequence);
     real_f(when, queue, wrapped, run_timed);
+}
+
+typedef void (*dispatch_async_f_fn)(void *queue, void *context, void (*work)(void *));
+typedef void (*dispatch_async_fn)(void *queue, void *block);
+
+static _Atomic(void *) real_async_f;
+static _Atomic(void *) real_async;
+
+// Work submitted for a known test: what to run, and for which test.
+typedef struct {
+    void *context;
+    void (*work)(void *);
+    void *block;
+    uint64_t owner;
+} owned_work;
+
+static void run_owned(void *context) {
+    owned_work *work = context;
+    uint64_t saved = inherited_owner;
+    inherited_owner = work->owner;
+    if (work->block != NULL) {
+        ((struct block_layout *)work->block)->invoke(work->block);
+        _Block_release(work->block);
+    } else {
+        work->work(work->context);
+    }
+    inherited_owner = saved;
+    free(work);
+}
+
+// The address range of libdispatch's code, learnt from `dispatch_async`'s own address: a block
+// whose function lies there is one libdispatch made (dispatch_block_create, DispatchWorkItem).
+static _Atomic(uintptr_t) dispatch_text_start;
+static _Atomic(uintptr_t) dispatch_text_end;
+static atomic_int dispatch_text_known;
+
+static int find_dispatch_text(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    uintptr_t address = (uintptr_t)data;
+    for (int index = 0; index < info->dlpi_phnum; index++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+        if (header->p_type != PT_LOAD || (header->p_flags & PF_X) == 0) {
+            continue;
+        }
+        uintptr_t start = info->dlpi_addr + header->p_vaddr;
+        uintptr_t end = start + header->p_memsz;
+        if (address >= start && address < end) {
+            atomic_store_explicit(&dispatch_text_start, start, memory_order_relaxed);
+            atomic_store_explicit(&dispatch_text_end, end, memory_order_relaxed);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int made_by_dispatch(void *block, void *real_async_address) {
+    if (atomic_load_explicit(&dispatch_text_known, memory_order_acquire) == 0) {
+        dl_iterate_phdr(find_dispatch_text, real_async_address);
+        atomic_store_explicit(&dispatch_text_known, 1, memory_order_release);
+    }
+    uintptr_t invoke = (uintptr_t)((struct block_layout *)block)->invoke;
+    return invoke >= atomic_load_explicit(&dispatch_text_start, memory_order_relaxed)
+        && invoke < atomic_load_explicit(&dispatch_text_end, memory_order_relaxed);
+}
+
+__attribute__((visibility("default"), noinline)) void dispatch_async_f(
+    void *queue, void *context, void (*work)(void *)) {
+    dispatch_async_f_fn real = (dispatch_async_f_fn)rdiag_next_definition(&real_async_f, "dispatch_async_f");
+    if (real == NULL) {
+        __builtin_trap();
+    }
+    uint64_t owner = atomic_load_explicit(&armed, memory_order_relaxed) ? current_owner() : 0;
+    owned_work *wrapped = owner != 0 ? malloc(sizeof *wrapped) : NULL;
+    if (wrapped == NULL) {
+        real(queue, context, work);
+        return;
+    }
+    *wrapped = (owned_work){.context = context, .work = work, .block = NULL, .owner = owner};
+    real(queue, wrapped, run_owned);
+}
+
+__attribute__((visibility("default"), noinline)) void dispatch_async(void *queue, void *block) {
+    dispatch_async_fn real = (dispatch_async_fn)rdiag_next_definition(&real_async, "dispatch_async");
+    dispatch_async_f_fn real_f = (dispatch_async_f_fn)rdiag_next_definition(&real_async_f, "dispatch_async_f");
+    if (real == NULL) {
+        __builtin_trap();
+    }
+    uint64_t owner = 0;
+    if (atomic_load_explicit(&armed, memory_order_relaxed) && real_f != NULL && _Block_copy != NULL
+        && _Block_release != NULL) {
+        owner = current_owner();
+    }
+    owned_work *wrapped = owner != 0 && !made_by_dispatch(block, (void *)real) ? malloc(sizeof *wrapped) : NULL;
+    if (wrapped == NULL) {
+        real(queue, block);
+        return;
+    }
+    *wrapped = (owned_work){.context = NULL, .work = NULL, .block = _Block_copy(block), .owner = owner};
+    real_f(queue, wrapped, run_owned);
 }
 
 int rdiag_timed_work_available(void) {

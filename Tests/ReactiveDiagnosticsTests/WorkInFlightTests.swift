@@ -111,6 +111,45 @@ struct WorkInFlightTests {
         #expect(pending == 0, "its slot is given back once it has run")
     }
 
+    /// Work submitted with `async` for a test runs as that test's: timed work it schedules on
+    /// the queue it hopped to (`subscribe(on:)`, then a `Future`'s `asyncAfter`) is the test's,
+    /// and so is timed work that timed work schedules. Without the hop kept, such work was no
+    /// known test's, and held every other test's settle (the demo's Swift Testing suite waited
+    /// 20–60 ms at each leak).
+    @Test(.enabled(if: WorkInFlight.isKnown)) func workHoppedToAQueueStaysTheTests() {
+        _ = makeEngine()
+        WorkInFlight.arm()
+        let scheduling = TestIdentity(rawValue: UInt32.random(in: 1_000_000...2_000_000_000))
+        let scheduled = DispatchSemaphore(value: 0)
+        let ran = DispatchSemaphore(value: 0)
+        TestIdentity.$current.withValue(scheduling) {
+            DispatchQueue.global().async {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
+                    DispatchQueue(label: "later").asyncAfter(deadline: .now() + 0.3) { ran.signal() }
+                    scheduled.signal()
+                }
+                scheduled.signal()
+            }
+        }
+        scheduled.wait()
+        #expect(rdiag_timed_work_pending_for(UInt64(scheduling.rawValue)) == 1, "scheduled after a hop")
+        scheduled.wait()
+        var pending = 0
+        for _ in 0..<500 where pending == 0 {
+            pending = Int(rdiag_timed_work_pending_for(UInt64(scheduling.rawValue)))
+            if pending == 0 { usleep(1_000) }
+        }
+        #expect(pending == 1, "scheduled by timed work")
+        ran.wait()
+        // Work submitted for no known test runs as none.
+        let none = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            #expect(TestIdentity.contextual == .none)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { none.signal() }
+        }
+        none.wait()
+    }
+
     @Test(.enabled(if: WorkInFlight.isKnown)) func theLibrarysOwnWorkIsNot() {
         let sleeper = Sleeper(own: true)
         defer { sleeper.stop() }
