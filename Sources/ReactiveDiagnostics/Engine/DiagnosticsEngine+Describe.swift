@@ -40,7 +40,7 @@ extension DiagnosticsEngine {
     }
 
     /// A finding as report data: its stacks symbolized once and, with `resolvingLines`, given the
-    /// source lines of their user and framework frames (through the engine's resolver, cached).
+    /// source lines of their user frames (through the engine's resolver, cached).
     package func presentable(
         _ finding: Finding, resolvingLines: Bool
     ) -> (finding: ReportFinding, stacks: [Int: ReportStack], images: [Int: ReportImage]) {
@@ -51,7 +51,8 @@ extension DiagnosticsEngine {
             run: RunInfo(processName: "", processID: 0, startTime: startDate, endTime: startDate),
             findings: [converted], stacks: table.stacks, images: table.images)
         if resolvingLines {
-            resolveSourceLines(in: &report)
+            // Its place is a user frame (FindingPlacement), and its text names frames without lines.
+            resolveSourceLines(in: &report, categories: [.user])
         }
         return (
             converted, Dictionary(uniqueKeysWithValues: report.stacks.map { ($0.id, $0) }),

@@ -18,14 +18,18 @@ extension DiagnosticsEngine {
     }
 
     /// Fills in the lines of the frames that `report`'s findings and live sites point at, once,
-    /// when the report is written, and records how complete they are and why.
-    func resolveSourceLines(in report: inout DiagnosticsReport) {
+    /// when the report is written, and records how complete they are and why. `categories`
+    /// narrows it: a failing test's message needs its user frames' lines only (its place), and
+    /// the frameworks' images (libXCTest, each a symbolizer of its own to start) are left to the
+    /// report.
+    func resolveSourceLines(
+        in report: inout DiagnosticsReport, categories: Set<FrameCategory> = DiagnosticsEngine.resolvedCategories
+    ) {
         let resolver =
             configuration.resolvesSourceLines
             ? sourceLineResolver : SourceLineResolver(symbolizer: nil, unavailableReason: Self.turnedOff)
         let fill = report.fillSourceLines(
-            with: resolver, stacks: report.referencedStackIDs, categories: Self.resolvedCategories,
-            verifyBuildIDs: false)
+            with: resolver, stacks: report.referencedStackIDs, categories: categories, verifyBuildIDs: false)
         report.recordSourceLines(resolver: resolver, fill: fill)
     }
 
