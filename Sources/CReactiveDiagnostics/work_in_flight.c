@@ -268,8 +268,10 @@ static void run_owned(void *context) {
     free(work);
 }
 
-// The address range of libdispatch's code, learnt from `dispatch_async`'s own address: a block
-// whose function lies there is one libdispatch made (dispatch_block_create, DispatchWorkItem).
+// The address range of libdispatch's code, learnt from its own `dispatch_async` (the next
+// definition: under Thread Sanitizer, the one we forward to is the sanitizer's, in the
+// executable): a block whose function lies there is one libdispatch made (dispatch_block_create,
+// DispatchWorkItem).
 static _Atomic(uintptr_t) dispatch_text_start;
 static _Atomic(uintptr_t) dispatch_text_end;
 static atomic_int dispatch_text_known;
@@ -293,9 +295,12 @@ static int find_dispatch_text(struct dl_phdr_info *info, size_t size, void *data
     return 0;
 }
 
-static int made_by_dispatch(void *block, void *real_async_address) {
+static int made_by_dispatch(void *block) {
     if (atomic_load_explicit(&dispatch_text_known, memory_order_acquire) == 0) {
-        dl_iterate_phdr(find_dispatch_text, real_async_address);
+        void *libdispatch_async = dlsym(RTLD_NEXT, "dispatch_async");
+        if (libdispatch_async != NULL) {
+            dl_iterate_phdr(find_dispatch_text, libdispatch_async);
+        }
         atomic_store_explicit(&dispatch_text_known, 1, memory_order_release);
     }
     uintptr_t invoke = (uintptr_t)((struct block_layout *)block)->invoke;
@@ -330,7 +335,7 @@ __attribute__((visibility("default"), noinline)) void dispatch_async(void *queue
         && _Block_release != NULL) {
         owner = current_owner();
     }
-    owned_work *wrapped = owner != 0 && !made_by_dispatch(block, (void *)real) ? malloc(sizeof *wrapped) : NULL;
+    owned_work *wrapped = owner != 0 && !made_by_dispatch(block) ? malloc(sizeof *wrapped) : NULL;
     if (wrapped == NULL) {
         real(queue, block);
         return;
