@@ -6,6 +6,8 @@ package import Foundation
 ///
 /// Runs one `llvm-symbolizer` per binary with all of that binary's addresses, binaries in
 /// parallel, and remembers every answer (a test process resolves each address at most once).
+/// In a test process, the binary's own line programs answer first (``LineTables``): what they
+/// tell is what llvm-symbolizer's outermost frame says, and llvm-symbolizer is asked the rest.
 /// The process-wide resolver (``shared``) keeps one running per binary (``keepsRunning``): a
 /// failing test asks a few addresses, and a start-up per failure cost more than the answers.
 /// Never runs per event: only when a report is written or a failure is shown.
@@ -108,9 +110,47 @@ package final class SourceLineResolver: @unchecked Sendable {
         guard let symbolizer, keepsRunning,
             let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         else { return }
+        // The line programs first (a few milliseconds): a finding's lines come from them.
+        _ = LineTables.shared.hasLines(image: executable)
         let session = SymbolizerSession.shared(symbolizer: symbolizer.path, image: executable)
         _ = session.query("CODE \(SymbolizerSession.quoted(executable)) 0x0", timeout: timeout)
         #endif
+    }
+
+    /// Whether lines are first read from the images' own line programs (``LineTables``), and
+    /// llvm-symbolizer asked only what they do not tell: what a process that keeps llvm-symbolizer
+    /// running does (a failing test is placed at once, not after llvm-symbolizer has read the
+    /// test binary), not the tool.
+    package var readsLineTables: Bool { keepsRunning }
+
+    /// Answers what the image's line programs tell (cached like llvm-symbolizer's answers) and
+    /// returns the offsets they do not. A row without a line is llvm-symbolizer's answer too
+    /// (the file alone, or nothing), except at an async function's resume point, where
+    /// ``LLVMSymbolizer`` looks further into the function for the `await`'s line: left to it.
+    private func answerFromLineTables(image: String, offsets: [UInt64], into batch: inout Batch) -> [UInt64] {
+        var left: [UInt64] = []
+        var found: [(Key, LLVMSymbolizer.Location?)] = []
+        for offset in offsets {
+            // A return offset is looked up one byte earlier, as LLVMSymbolizer does.
+            let key = Key(image: image, returnOffset: offset)
+            switch offset > 0 ? LineTables.shared.answer(image: image, address: offset - 1) : .unknown {
+            case .line(let location):
+                found.append((key, location))
+            case .noLine(let file, let column)
+            where !SymbolTables.shared.mayBeResumePoint(image: image, fileAddress: offset - 1):
+                found.append((key, file.map { LLVMSymbolizer.Location(file: $0, line: nil, column: column) }))
+            case .noLine, .unknown:
+                left.append(offset)
+            }
+        }
+        guard !found.isEmpty else { return left }
+        lock.withLock {
+            for (key, location) in found {
+                cache[key] = .some(location)
+                if let location { batch.locations[key] = location }
+            }
+        }
+        return left
     }
 
     /// `llvm-symbolizer (/usr/bin/llvm-symbolizer)`, or `nil` without a symbolizer.
@@ -170,6 +210,12 @@ package final class SourceLineResolver: @unchecked Sendable {
             if !unknown.isEmpty { missing.append((image, unknown.sorted())) }
         }
         lock.unlock()
+        if readsLineTables {
+            missing = missing.compactMap { entry in
+                let left = answerFromLineTables(image: entry.image, offsets: entry.offsets, into: &batch)
+                return left.isEmpty ? nil : (entry.image, left)
+            }
+        }
         guard !missing.isEmpty else { return batch }
         missing.sort { $0.image < $1.image }
         let llvm = LLVMSymbolizer(executable: symbolizer, timeout: timeout, keepsRunning: keepsRunning)

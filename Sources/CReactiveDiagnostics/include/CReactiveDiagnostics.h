@@ -99,6 +99,30 @@ size_t rdiag_symbol_table_count(const rdiag_symbol_table *_Nonnull table);
 /// Unmaps the file and frees the table.
 void rdiag_symbol_table_close(rdiag_symbol_table *_Nullable table);
 
+/// An image's source lines from its DWARF line programs (line_table.c): the line of an address
+/// as llvm-symbolizer's outermost frame gives it, without starting llvm-symbolizer. Linux only
+/// (NULL elsewhere).
+typedef struct rdiag_line_table rdiag_line_table;
+
+/// Reads the line programs of the ELF file at `path` (the sequences they cover, indexed by
+/// address); NULL when it has none this reader can use (no debug information, compressed
+/// sections). The table keeps the file mapped (read-only) until closed.
+rdiag_line_table *_Nullable rdiag_line_table_open(const char *_Nonnull path);
+
+/// The source line of the instruction at `address` (an address of the file): 1 with the file's
+/// path (NUL-terminated, at most `file_capacity` bytes), line and column (0 when unknown); 2 when
+/// its row has no line (code the compiler made: line 0), with the file and column; 0 when this
+/// reader cannot tell it with certainty (no row, code inlined in a way it does not read): ask
+/// llvm-symbolizer then.
+int rdiag_line_table_lookup(const rdiag_line_table *_Nonnull table, uint64_t address, char *_Nonnull file,
+                            size_t file_capacity, uint32_t *_Nonnull line, uint32_t *_Nonnull column);
+
+/// How many address sequences the table indexes.
+size_t rdiag_line_table_sequence_count(const rdiag_line_table *_Nonnull table);
+
+/// Unmaps the file and frees the table.
+void rdiag_line_table_close(rdiag_line_table *_Nullable table);
+
 /// Describes the loaded image containing `address`: its absolute path, its load bias
 /// (subtract it from an address to get the offset llvm-symbolizer expects) and, when
 /// the image carries one, its GNU build id as lowercase hex; and the loaded segment that holds

@@ -95,6 +95,24 @@ final class SymbolTables: @unchecked Sendable {
         lock.withLock { segments.image(of: address)?.image }
     }
 
+    /// Whether the function containing `fileAddress` of the image at `path` may be an async
+    /// function's resume point (``ResumeSymbol``): `true` when it cannot be told.
+    func mayBeResumePoint(image path: String, fileAddress: UInt64) -> Bool {
+        lock.withLock {
+            let table: OpaquePointer?
+            if let known = tables[path] {
+                table = known
+            } else {
+                table = rdiag_symbol_table_open(path)
+                tables[path] = table
+            }
+            var offset: UInt64 = 0
+            guard let table else { return true }
+            guard let name = rdiag_symbol_table_lookup(table, fileAddress, &offset) else { return false }
+            return ResumeSymbol.function(of: String(cString: name)) != nil
+        }
+    }
+
     /// The image mapping `address`, whether its symbol table could be read, and the function
     /// symbol containing `address` with the offset in it.
     func lookUp(_ address: UInt) -> (image: ImageOfAddress, hasTable: Bool, symbol: String?, offset: UInt)? {

@@ -1,0 +1,1187 @@
+// An image's source lines, read from its DWARF line programs (.debug_line) without starting
+// llvm-symbolizer: what a failing test needs to be placed at its line. llvm-symbolizer's first
+// answer for a large test binary waits for it to read the whole symbol table and index the
+// debug information (18 ms of CPU for a 21 MB binary, 25–60 ms under load); this reads the line
+// programs once (a few milliseconds) and answers a lookup by re-running one sequence.
+//
+// What it answers is what llvm-symbolizer's outermost frame says (the line kept by
+// LLVMSymbolizer.parse): the line table's row for the address, or, where the address lies in
+// code inlined into the function, the call site of the outermost inlined subroutine
+// (DW_TAG_inlined_subroutine's call file, line and column, read from the unit's DIEs). Anything
+// it does not read with certainty (DWARF 5 address or range indexes in an inlined subroutine,
+// compressed sections, a line of 0) is "unknown", and the caller asks llvm-symbolizer.
+
+#include "CReactiveDiagnostics.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__linux__)
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct section {
+    const uint8_t *data;
+    size_t size;
+};
+
+// One sequence of a line program: the addresses it covers, the program and its unit.
+struct sequence {
+    uint64_t start;
+    uint64_t end;
+    uint32_t program; // offset of the program in .debug_line
+    uint32_t unit;    // index in units, or UINT32_MAX
+};
+
+struct unit {
+    uint64_t offset;   // of the unit header in .debug_info
+    uint64_t program;  // DW_AT_stmt_list
+    const char *directory; // DW_AT_comp_dir, or NULL
+};
+
+struct rdiag_line_table {
+    const uint8_t *file;
+    size_t file_size;
+    struct section line, info, abbrev, str, line_str, ranges;
+    struct sequence *sequences;
+    size_t sequence_count;
+    struct unit *units;
+    size_t unit_count;
+};
+
+// A reader over a section's bytes; `failed` once it would read past its end.
+struct cursor {
+    const uint8_t *at;
+    const uint8_t *end;
+    int failed;
+};
+
+static int has(struct cursor *c, size_t n) {
+    if (c->failed || (size_t)(c->end - c->at) < n) {
+        c->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static uint64_t fixed(struct cursor *c, size_t n) {
+    if (!has(c, n)) {
+        return 0;
+    }
+    uint64_t value = 0;
+    for (size_t i = 0; i < n; i++) {
+        value |= (uint64_t)c->at[i] << (8 * i);
+    }
+    c->at += n;
+    return value;
+}
+
+static uint64_t uleb(struct cursor *c) {
+    uint64_t value = 0;
+    for (int shift = 0; has(c, 1); shift += 7) {
+        uint8_t byte = *c->at++;
+        if (shift < 64) {
+            value |= (uint64_t)(byte & 0x7f) << shift;
+        }
+        if ((byte & 0x80) == 0) {
+            return value;
+        }
+    }
+    return 0;
+}
+
+static int64_t sleb(struct cursor *c) {
+    int64_t value = 0;
+    int shift = 0;
+    while (has(c, 1)) {
+        uint8_t byte = *c->at++;
+        if (shift < 64) {
+            value |= (int64_t)((uint64_t)(byte & 0x7f) << shift);
+        }
+        shift += 7;
+        if ((byte & 0x80) == 0) {
+            if (shift < 64 && (byte & 0x40)) {
+                value |= -((int64_t)1 << shift);
+            }
+            return value;
+        }
+    }
+    return 0;
+}
+
+static const char *cstring(struct cursor *c) {
+    const uint8_t *start = c->at;
+    while (has(c, 1)) {
+        if (*c->at++ == 0) {
+            return (const char *)start;
+        }
+    }
+    return NULL;
+}
+
+static void skip(struct cursor *c, uint64_t n) {
+    if (has(c, (size_t)n)) {
+        c->at += n;
+    }
+}
+
+static const char *string_at(const struct section *section, uint64_t offset) {
+    if (section->data == NULL || offset >= section->size || memchr(section->data + offset, 0, section->size - offset) == NULL) {
+        return NULL;
+    }
+    return (const char *)section->data + offset;
+}
+
+// A unit's length field: its length and whether offsets in it are 8 bytes (64-bit DWARF).
+static uint64_t unit_length(struct cursor *c, int *wide) {
+    uint64_t length = fixed(c, 4);
+    *wide = 0;
+    if (length == 0xffffffffu) {
+        *wide = 1;
+        length = fixed(c, 8);
+    }
+    return length;
+}
+
+// MARK: Attribute values
+
+enum {
+    FORM_addr = 0x01, FORM_block2 = 0x03, FORM_block4 = 0x04, FORM_data2 = 0x05, FORM_data4 = 0x06,
+    FORM_data8 = 0x07, FORM_string = 0x08, FORM_block = 0x09, FORM_block1 = 0x0a, FORM_data1 = 0x0b,
+    FORM_flag = 0x0c, FORM_sdata = 0x0d, FORM_strp = 0x0e, FORM_udata = 0x0f, FORM_ref_addr = 0x10,
+    FORM_ref1 = 0x11, FORM_ref2 = 0x12, FORM_ref4 = 0x13, FORM_ref8 = 0x14, FORM_ref_udata = 0x15,
+    FORM_indirect = 0x16, FORM_sec_offset = 0x17, FORM_exprloc = 0x18, FORM_flag_present = 0x19,
+    FORM_strx = 0x1a, FORM_addrx = 0x1b, FORM_ref_sup4 = 0x1c, FORM_strp_sup = 0x1d, FORM_data16 = 0x1e,
+    FORM_line_strp = 0x1f, FORM_ref_sig8 = 0x20, FORM_implicit_const = 0x21, FORM_loclistx = 0x22,
+    FORM_rnglistx = 0x23, FORM_ref_sup8 = 0x24, FORM_strx1 = 0x25, FORM_strx2 = 0x26, FORM_strx3 = 0x27,
+    FORM_strx4 = 0x28, FORM_addrx1 = 0x29, FORM_addrx2 = 0x2a, FORM_addrx3 = 0x2b, FORM_addrx4 = 0x2c,
+};
+
+// One attribute's value: a number (addresses, constants, offsets, flags), a string, or neither.
+struct value {
+    uint64_t number;
+    const char *string;
+    int known;    // number or string holds the value
+    int indexed;  // an index into a DWARF 5 table this reader does not read (strx, addrx, rnglistx)
+    int address;  // the number is an address (DW_FORM_addr)
+};
+
+// Reads (or skips) one value of `form`; 0 when the form is not known.
+static int read_value(const struct rdiag_line_table *table, struct cursor *c, uint64_t form, int64_t implicit,
+                      int address_size, int wide, int version, struct value *value) {
+    memset(value, 0, sizeof *value);
+    int offset_size = wide ? 8 : 4;
+    switch (form) {
+    case FORM_addr:
+        value->number = fixed(c, (size_t)address_size);
+        value->known = value->address = 1;
+        return 1;
+    case FORM_data1: case FORM_ref1: case FORM_flag:
+        value->number = fixed(c, 1);
+        value->known = 1;
+        return 1;
+    case FORM_data2: case FORM_ref2:
+        value->number = fixed(c, 2);
+        value->known = 1;
+        return 1;
+    case FORM_data4: case FORM_ref4: case FORM_ref_sup4:
+        value->number = fixed(c, 4);
+        value->known = 1;
+        return 1;
+    case FORM_data8: case FORM_ref8: case FORM_ref_sig8: case FORM_ref_sup8:
+        value->number = fixed(c, 8);
+        value->known = 1;
+        return 1;
+    case FORM_data16:
+        skip(c, 16);
+        return 1;
+    case FORM_sdata:
+        value->number = (uint64_t)sleb(c);
+        value->known = 1;
+        return 1;
+    case FORM_udata: case FORM_ref_udata:
+        value->number = uleb(c);
+        value->known = 1;
+        return 1;
+    case FORM_implicit_const:
+        value->number = (uint64_t)implicit;
+        value->known = 1;
+        return 1;
+    case FORM_flag_present:
+        value->number = 1;
+        value->known = 1;
+        return 1;
+    case FORM_sec_offset: case FORM_strp_sup:
+        value->number = fixed(c, (size_t)offset_size);
+        value->known = 1;
+        return 1;
+    case FORM_ref_addr:
+        fixed(c, version <= 2 ? (size_t)address_size : (size_t)offset_size);
+        return 1;
+    case FORM_strp:
+        value->string = string_at(&table->str, fixed(c, (size_t)offset_size));
+        value->known = value->string != NULL;
+        return 1;
+    case FORM_line_strp:
+        value->string = string_at(&table->line_str, fixed(c, (size_t)offset_size));
+        value->known = value->string != NULL;
+        return 1;
+    case FORM_string:
+        value->string = cstring(c);
+        value->known = value->string != NULL;
+        return 1;
+    case FORM_block1:
+        skip(c, fixed(c, 1));
+        return 1;
+    case FORM_block2:
+        skip(c, fixed(c, 2));
+        return 1;
+    case FORM_block4:
+        skip(c, fixed(c, 4));
+        return 1;
+    case FORM_block: case FORM_exprloc:
+        skip(c, uleb(c));
+        return 1;
+    case FORM_strx: case FORM_addrx: case FORM_loclistx: case FORM_rnglistx:
+        uleb(c);
+        value->indexed = 1;
+        return 1;
+    case FORM_strx1: case FORM_addrx1:
+        fixed(c, 1);
+        value->indexed = 1;
+        return 1;
+    case FORM_strx2: case FORM_addrx2:
+        fixed(c, 2);
+        value->indexed = 1;
+        return 1;
+    case FORM_strx3: case FORM_addrx3:
+        fixed(c, 3);
+        value->indexed = 1;
+        return 1;
+    case FORM_strx4: case FORM_addrx4:
+        fixed(c, 4);
+        value->indexed = 1;
+        return 1;
+    case FORM_indirect: {
+        uint64_t actual = uleb(c);
+        if (actual == FORM_indirect || actual == FORM_implicit_const) {
+            return 0;
+        }
+        return read_value(table, c, actual, 0, address_size, wide, version, value);
+    }
+    default:
+        return 0;
+    }
+}
+
+// MARK: Units and their abbreviations
+
+enum { TAG_compile_unit = 0x11, TAG_partial_unit = 0x3c, TAG_inlined_subroutine = 0x1d };
+enum {
+    AT_stmt_list = 0x10, AT_low_pc = 0x11, AT_high_pc = 0x12, AT_comp_dir = 0x1b, AT_ranges = 0x55,
+    AT_call_column = 0x57, AT_call_file = 0x58, AT_call_line = 0x59,
+};
+
+struct abbreviation {
+    uint64_t code;
+    uint64_t tag;
+    int children;
+    const uint8_t *attributes; // pairs of (attribute, form[, implicit constant]) up to (0, 0)
+};
+
+struct unit_header {
+    int version;
+    int wide;
+    int address_size;
+    uint64_t abbrev_offset;
+    const uint8_t *dies; // the first DIE
+    const uint8_t *end;  // the unit's end
+};
+
+static int read_unit_header(const struct rdiag_line_table *table, uint64_t offset, struct unit_header *header) {
+    if (offset >= table->info.size) {
+        return 0;
+    }
+    struct cursor c = {table->info.data + offset, table->info.data + table->info.size, 0};
+    uint64_t length = unit_length(&c, &header->wide);
+    if (c.failed || length > (uint64_t)(c.end - c.at)) {
+        return 0;
+    }
+    header->end = c.at + length;
+    c.end = header->end;
+    header->version = (int)fixed(&c, 2);
+    if (header->version >= 5) {
+        uint64_t type = fixed(&c, 1);
+        header->address_size = (int)fixed(&c, 1);
+        header->abbrev_offset = fixed(&c, header->wide ? 8 : 4);
+        if (type != 1 && type != 3) { // DW_UT_compile, DW_UT_partial
+            return 0;
+        }
+    } else if (header->version >= 2) {
+        header->abbrev_offset = fixed(&c, header->wide ? 8 : 4);
+        header->address_size = (int)fixed(&c, 1);
+    } else {
+        return 0;
+    }
+    header->dies = c.at;
+    return !c.failed && header->address_size == 8;
+}
+
+// The unit's abbreviations, in `*list` (malloc'd; freed by the caller). 0 when unreadable.
+static int read_abbreviations(const struct rdiag_line_table *table, uint64_t offset, struct abbreviation **list,
+                              size_t *count) {
+    *list = NULL;
+    *count = 0;
+    if (offset >= table->abbrev.size) {
+        return 0;
+    }
+    size_t capacity = 0;
+    struct cursor c = {table->abbrev.data + offset, table->abbrev.data + table->abbrev.size, 0};
+    for (;;) {
+        uint64_t code = uleb(&c);
+        if (c.failed) {
+            break;
+        }
+        if (code == 0) {
+            return 1;
+        }
+        if (*count == capacity) {
+            capacity = capacity == 0 ? 64 : capacity * 2;
+            struct abbreviation *grown = realloc(*list, capacity * sizeof **list);
+            if (grown == NULL) {
+                break;
+            }
+            *list = grown;
+        }
+        struct abbreviation *entry = &(*list)[(*count)++];
+        entry->code = code;
+        entry->tag = uleb(&c);
+        entry->children = (int)fixed(&c, 1);
+        entry->attributes = c.at;
+        for (;;) {
+            uint64_t attribute = uleb(&c);
+            uint64_t form = uleb(&c);
+            if (form == FORM_implicit_const) {
+                sleb(&c);
+            }
+            if (c.failed || (attribute == 0 && form == 0)) {
+                break;
+            }
+        }
+    }
+    free(*list);
+    *list = NULL;
+    *count = 0;
+    return 0;
+}
+
+// The abbreviation `code` of the table at `offset`, read without the others (a unit's first DIE
+// uses the first, usually); 0 when there is none.
+static int abbreviation_at(const struct rdiag_line_table *table, uint64_t offset, uint64_t code,
+                           struct abbreviation *found) {
+    if (offset >= table->abbrev.size) {
+        return 0;
+    }
+    struct cursor c = {table->abbrev.data + offset, table->abbrev.data + table->abbrev.size, 0};
+    for (;;) {
+        uint64_t entry = uleb(&c);
+        if (c.failed || entry == 0) {
+            return 0;
+        }
+        found->code = entry;
+        found->tag = uleb(&c);
+        found->children = (int)fixed(&c, 1);
+        found->attributes = c.at;
+        if (entry == code) {
+            return !c.failed;
+        }
+        for (;;) {
+            uint64_t attribute = uleb(&c);
+            uint64_t form = uleb(&c);
+            if (form == FORM_implicit_const) {
+                sleb(&c);
+            }
+            if (c.failed || (attribute == 0 && form == 0)) {
+                break;
+            }
+        }
+    }
+}
+
+static const struct abbreviation *find_abbreviation(const struct abbreviation *list, size_t count, uint64_t code) {
+    if (code >= 1 && code <= count && list[code - 1].code == code) {
+        return &list[code - 1]; // codes are usually 1, 2, 3, …
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (list[i].code == code) {
+            return &list[i];
+        }
+    }
+    return NULL;
+}
+
+// MARK: Line programs
+
+struct program {
+    int version;
+    int wide;
+    int address_size;
+    uint8_t minimum_length;
+    uint8_t default_is_stmt;
+    int8_t line_base;
+    uint8_t line_range;
+    uint8_t opcode_base;
+    const uint8_t *opcode_lengths;
+    const uint8_t *tables; // directories and files
+    const uint8_t *code;
+    const uint8_t *end;
+};
+
+static int read_program(const struct rdiag_line_table *table, uint64_t offset, struct program *program) {
+    if (offset >= table->line.size) {
+        return 0;
+    }
+    struct cursor c = {table->line.data + offset, table->line.data + table->line.size, 0};
+    uint64_t length = unit_length(&c, &program->wide);
+    if (c.failed || length > (uint64_t)(c.end - c.at)) {
+        return 0;
+    }
+    program->end = c.at + length;
+    c.end = program->end;
+    program->version = (int)fixed(&c, 2);
+    if (program->version < 2 || program->version > 5) {
+        return 0;
+    }
+    program->address_size = 8;
+    if (program->version >= 5) {
+        program->address_size = (int)fixed(&c, 1);
+        fixed(&c, 1); // segment selector size
+    }
+    uint64_t header_length = fixed(&c, program->wide ? 8 : 4);
+    if (c.failed || header_length > (uint64_t)(c.end - c.at)) {
+        return 0;
+    }
+    program->code = c.at + header_length;
+    program->minimum_length = (uint8_t)fixed(&c, 1);
+    if (program->version >= 4) {
+        fixed(&c, 1); // maximum operations per instruction (VLIW only)
+    }
+    program->default_is_stmt = (uint8_t)fixed(&c, 1);
+    program->line_base = (int8_t)fixed(&c, 1);
+    program->line_range = (uint8_t)fixed(&c, 1);
+    program->opcode_base = (uint8_t)fixed(&c, 1);
+    program->opcode_lengths = c.at;
+    skip(&c, program->opcode_base > 0 ? program->opcode_base - 1u : 0u);
+    program->tables = c.at;
+    return !c.failed && program->line_range != 0 && program->opcode_base != 0 && program->address_size == 8;
+}
+
+// Directory or file entry of a DWARF 5 table: its path (DW_LNCT_path) and directory index.
+static int read_entry_v5(const struct rdiag_line_table *table, const struct program *program, struct cursor *c,
+                         const uint8_t *formats, uint64_t format_count, const char **path, uint64_t *directory) {
+    struct cursor f = {formats, program->code, 0};
+    *path = NULL;
+    *directory = 0;
+    for (uint64_t i = 0; i < format_count; i++) {
+        uint64_t type = uleb(&f);
+        uint64_t form = uleb(&f);
+        struct value value;
+        if (f.failed || !read_value(table, c, form, 0, program->address_size, program->wide, 5, &value)) {
+            return 0;
+        }
+        if (type == 1) { // DW_LNCT_path
+            *path = value.string;
+        } else if (type == 2 && value.known) { // DW_LNCT_directory_index
+            *directory = value.number;
+        }
+    }
+    return !c->failed;
+}
+
+// Entry `index` of the program's directories (`files` 0) or files (`files` 1): its path and,
+// for a file, its directory index. 0 when it has none.
+static int program_entry(const struct rdiag_line_table *table, const struct program *program, int files,
+                         uint64_t index, const char **path, uint64_t *directory) {
+    struct cursor c = {program->tables, program->code, 0};
+    *path = NULL;
+    *directory = 0;
+    if (program->version >= 5) {
+        for (int table_index = 0; table_index <= files; table_index++) {
+            uint64_t format_count = fixed(&c, 1);
+            const uint8_t *formats = c.at;
+            for (uint64_t i = 0; i < format_count * 2; i++) {
+                uleb(&c);
+            }
+            uint64_t count = uleb(&c);
+            for (uint64_t entry = 0; entry < count && !c.failed; entry++) {
+                if (!read_entry_v5(table, program, &c, formats, format_count, path, directory)) {
+                    return 0;
+                }
+                if (table_index == files && entry == index) {
+                    return *path != NULL;
+                }
+            }
+        }
+        return 0;
+    }
+    // DWARF 2–4: directories from 1 (0 is the unit's directory), files from 1.
+    uint64_t number = 1;
+    for (;;) {
+        const char *directory_path = cstring(&c);
+        if (directory_path == NULL || *directory_path == 0) {
+            break;
+        }
+        if (!files && number == index) {
+            *path = directory_path;
+            return 1;
+        }
+        number++;
+    }
+    if (!files) {
+        return 0;
+    }
+    number = 1;
+    for (;;) {
+        const char *name = cstring(&c);
+        if (name == NULL || *name == 0) {
+            return 0;
+        }
+        uint64_t directory_index = uleb(&c);
+        uleb(&c); // modification time
+        uleb(&c); // length
+        if (number == index) {
+            *path = name;
+            *directory = directory_index;
+            return !c.failed;
+        }
+        number++;
+    }
+}
+
+// The path of file `index` as llvm-symbolizer gives it: the name if absolute, else under its
+// directory, itself under the unit's directory if relative.
+static int file_path(const struct rdiag_line_table *table, const struct program *program, const char *unit_directory,
+                     uint64_t index, char *buffer, size_t capacity) {
+    const char *name;
+    uint64_t directory_index;
+    if (!program_entry(table, program, 1, index, &name, &directory_index)) {
+        return 0;
+    }
+    const char *directory = NULL;
+    if (name[0] != '/') {
+        if (program->version < 5 && directory_index == 0) {
+            directory = unit_directory;
+        } else if (!program_entry(table, program, 0, directory_index, &directory, &directory_index)) {
+            return 0;
+        }
+    }
+    // A relative directory is under the unit's: DW_AT_comp_dir, which DWARF 5 also puts first in
+    // the program's own directories.
+    const char *base = NULL;
+    if (directory != NULL && directory[0] != '/') {
+        uint64_t unused;
+        if (program->version >= 5 && program_entry(table, program, 0, 0, &base, &unused) && base[0] == '/') {
+            // base is the program's directory 0
+        } else {
+            base = unit_directory;
+        }
+    }
+    int written;
+    if (directory == NULL) {
+        written = snprintf(buffer, capacity, "%s", name);
+    } else if (base == NULL) {
+        written = snprintf(buffer, capacity, "%s/%s", directory, name);
+    } else {
+        written = snprintf(buffer, capacity, "%s/%s/%s", base, directory, name);
+    }
+    return written > 0 && (size_t)written < capacity;
+}
+
+// One row of the line table machine.
+struct row {
+    uint64_t address;
+    uint64_t file;
+    int64_t line;
+    uint64_t column;
+};
+
+// Runs a program to the row that covers `target` (the last row at or before it, within the
+// sequence that covers it, as llvm looks a row up): 1 with it in `found`, 0 when none does.
+static int run_program(const struct program *program, uint64_t target, struct row *found) {
+    struct cursor c = {program->code, program->end, 0};
+    struct row state = {0, 1, 1, 0};
+    struct row last = {0};
+    int has_last = 0;
+    while (!c.failed && c.at < c.end) {
+        uint8_t opcode = (uint8_t)fixed(&c, 1);
+        int emit = 0;
+        int end_sequence = 0;
+        if (opcode >= program->opcode_base) {
+            uint8_t adjusted = (uint8_t)(opcode - program->opcode_base);
+            state.address += (uint64_t)(adjusted / program->line_range) * program->minimum_length;
+            state.line += program->line_base + adjusted % program->line_range;
+            emit = 1;
+        } else if (opcode == 0) {
+            uint64_t length = uleb(&c);
+            if (length == 0 || !has(&c, (size_t)length)) {
+                return 0;
+            }
+            const uint8_t *next = c.at + length;
+            uint8_t sub = (uint8_t)fixed(&c, 1);
+            if (sub == 1) { // DW_LNE_end_sequence
+                emit = 1;
+                end_sequence = 1;
+            } else if (sub == 2) { // DW_LNE_set_address
+                state.address = fixed(&c, length - 1 < 8 ? (size_t)(length - 1) : 8);
+            }
+            c.at = next;
+        } else {
+            switch (opcode) {
+            case 1: // copy
+                emit = 1;
+                break;
+            case 2: // advance_pc
+                state.address += uleb(&c) * program->minimum_length;
+                break;
+            case 3: // advance_line
+                state.line += sleb(&c);
+                break;
+            case 4: // set_file
+                state.file = uleb(&c);
+                break;
+            case 5: // set_column
+                state.column = uleb(&c);
+                break;
+            case 8: // const_add_pc
+                state.address += (uint64_t)((255 - program->opcode_base) / program->line_range) * program->minimum_length;
+                break;
+            case 9: // fixed_advance_pc
+                state.address += fixed(&c, 2);
+                break;
+            case 6: case 7: case 10: case 11: // negate_stmt, basic_block, prologue_end, epilogue_begin
+                break;
+            default: {
+                uint8_t arguments = program->opcode_lengths[opcode - 1];
+                for (uint8_t i = 0; i < arguments; i++) {
+                    uleb(&c);
+                }
+                break;
+            }
+            }
+        }
+        if (!emit) {
+            continue;
+        }
+        if (has_last && last.address <= target && target < state.address) {
+            *found = last;
+            return 1;
+        }
+        if (state.address <= target) {
+            last = state;
+            has_last = !end_sequence;
+        }
+        if (end_sequence) {
+            state = (struct row){0, 1, 1, 0};
+            has_last = 0;
+        }
+    }
+    return 0;
+}
+
+// Records the sequences of a program (`sequences` NULL counts them): addresses only, with the
+// bytes read in place. This runs over every program of the image when it is opened, in the
+// test process's debug build (no optimization), so it avoids a call per byte.
+static void index_program(const struct program *program, uint32_t program_offset, uint32_t unit,
+                          struct rdiag_line_table *table, size_t *capacity) {
+    const uint8_t *at = program->code;
+    const uint8_t *end = program->end;
+    uint64_t address = 0;
+    uint64_t sequence_start = UINT64_MAX;
+    const uint64_t const_add = (uint64_t)((255 - program->opcode_base) / program->line_range) * program->minimum_length;
+#define SKIP_LEB()                                                                                                     \
+    do {                                                                                                               \
+        while (at < end && (*at & 0x80)) at++;                                                                         \
+        if (at >= end) return;                                                                                         \
+        at++;                                                                                                          \
+    } while (0)
+    while (at < end) {
+        uint8_t opcode = *at++;
+        int row = 0;
+        if (opcode >= program->opcode_base) {
+            address += (uint64_t)((uint8_t)(opcode - program->opcode_base) / program->line_range) * program->minimum_length;
+            row = 1;
+        } else if (opcode == 0) {
+            struct cursor c = {at, end, 0};
+            uint64_t length = uleb(&c);
+            if (c.failed || length == 0 || (uint64_t)(end - c.at) < length) {
+                return;
+            }
+            uint8_t sub = *c.at;
+            if (sub == 1) { // DW_LNE_end_sequence
+                if (sequence_start != UINT64_MAX && address > sequence_start && sequence_start != 0) {
+                    if (table->sequence_count == *capacity) {
+                        size_t grown_capacity = *capacity == 0 ? 1024 : *capacity * 2;
+                        struct sequence *grown = realloc(table->sequences, grown_capacity * sizeof *grown);
+                        if (grown == NULL) {
+                            return;
+                        }
+                        table->sequences = grown;
+                        *capacity = grown_capacity;
+                    }
+                    table->sequences[table->sequence_count++] =
+                        (struct sequence){sequence_start, address, program_offset, unit};
+                }
+                address = 0;
+                sequence_start = UINT64_MAX;
+            } else if (sub == 2) { // DW_LNE_set_address
+                struct cursor operand = {c.at + 1, c.at + length, 0};
+                address = fixed(&operand, length - 1 < 8 ? (size_t)(length - 1) : 8);
+            }
+            at = c.at + length;
+            continue;
+        } else if (opcode == 1) { // copy
+            row = 1;
+        } else if (opcode == 2) { // advance_pc
+            struct cursor c = {at, end, 0};
+            address += uleb(&c) * program->minimum_length;
+            at = c.at;
+        } else if (opcode == 8) { // const_add_pc
+            address += const_add;
+        } else if (opcode == 9) { // fixed_advance_pc
+            if (end - at < 2) return;
+            address += (uint64_t)at[0] | ((uint64_t)at[1] << 8);
+            at += 2;
+        } else if (opcode == 3 || opcode == 4 || opcode == 5) { // advance_line, set_file, set_column
+            SKIP_LEB();
+        } else if (opcode != 6 && opcode != 7 && opcode != 10 && opcode != 11) {
+            for (uint8_t i = 0; i < program->opcode_lengths[opcode - 1]; i++) {
+                SKIP_LEB();
+            }
+        }
+        if (row && sequence_start == UINT64_MAX) {
+            sequence_start = address;
+        }
+    }
+#undef SKIP_LEB
+}
+
+// MARK: Opening
+
+static int in_file(const struct rdiag_line_table *table, uint64_t offset, uint64_t size) {
+    return offset <= table->file_size && size <= table->file_size - offset;
+}
+
+static int by_program(const void *left, const void *right) {
+    const struct unit *a = left, *b = right;
+    return a->program < b->program ? -1 : (a->program > b->program ? 1 : 0);
+}
+
+static int by_start(const void *left, const void *right) {
+    const struct sequence *a = left, *b = right;
+    return a->start < b->start ? -1 : (a->start > b->start ? 1 : 0);
+}
+
+// Each unit's line program and directory, from its first DIE.
+static void read_units(struct rdiag_line_table *table) {
+    size_t capacity = 0;
+    for (uint64_t offset = 0; offset < table->info.size;) {
+        struct cursor c = {table->info.data + offset, table->info.data + table->info.size, 0};
+        int wide;
+        uint64_t length = unit_length(&c, &wide);
+        if (c.failed || length == 0 || length > (uint64_t)(c.end - c.at)) {
+            return;
+        }
+        uint64_t next = (uint64_t)(c.at - table->info.data) + length;
+        struct unit_header header;
+        struct abbreviation found;
+        const struct abbreviation *abbreviation = &found;
+        if (read_unit_header(table, offset, &header)) {
+            struct cursor die = {header.dies, header.end, 0};
+            if (abbreviation_at(table, header.abbrev_offset, uleb(&die), &found) &&
+                (abbreviation->tag == TAG_compile_unit || abbreviation->tag == TAG_partial_unit)) {
+                struct unit unit = {offset, UINT64_MAX, NULL};
+                struct cursor spec = {abbreviation->attributes, table->abbrev.data + table->abbrev.size, 0};
+                for (;;) {
+                    uint64_t attribute = uleb(&spec);
+                    uint64_t form = uleb(&spec);
+                    int64_t implicit = form == FORM_implicit_const ? sleb(&spec) : 0;
+                    if (spec.failed || (attribute == 0 && form == 0)) {
+                        break;
+                    }
+                    struct value value;
+                    if (!read_value(table, &die, form, implicit, header.address_size, header.wide, header.version,
+                                    &value) ||
+                        die.failed) {
+                        break;
+                    }
+                    if (attribute == AT_stmt_list && value.known && !value.string) {
+                        unit.program = value.number;
+                    } else if (attribute == AT_comp_dir && value.string != NULL) {
+                        unit.directory = value.string;
+                    }
+                }
+                if (unit.program != UINT64_MAX) {
+                    if (table->unit_count == capacity) {
+                        capacity = capacity == 0 ? 256 : capacity * 2;
+                        struct unit *grown = realloc(table->units, capacity * sizeof *grown);
+                        if (grown == NULL) {
+                            return;
+                        }
+                        table->units = grown;
+                    }
+                    table->units[table->unit_count++] = unit;
+                }
+            }
+        }
+        offset = next;
+    }
+}
+
+static void read_sections(struct rdiag_line_table *table) {
+    const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)table->file;
+    const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(table->file + header->e_shoff);
+    if (header->e_shstrndx >= header->e_shnum) {
+        return;
+    }
+    const ElfW(Shdr) *names = &sections[header->e_shstrndx];
+    if (!in_file(table, names->sh_offset, names->sh_size)) {
+        return;
+    }
+    struct {
+        const char *name;
+        struct section *section;
+    } wanted[] = {
+        {".debug_line", &table->line}, {".debug_info", &table->info}, {".debug_abbrev", &table->abbrev},
+        {".debug_str", &table->str}, {".debug_line_str", &table->line_str}, {".debug_ranges", &table->ranges},
+    };
+    for (size_t i = 0; i < header->e_shnum; i++) {
+        const ElfW(Shdr) *section = &sections[i];
+        if (section->sh_name >= names->sh_size || section->sh_type == SHT_NOBITS ||
+            (section->sh_flags & SHF_COMPRESSED) != 0 || !in_file(table, section->sh_offset, section->sh_size)) {
+            continue;
+        }
+        const char *name = (const char *)table->file + names->sh_offset + section->sh_name;
+        size_t room = names->sh_size - section->sh_name;
+        for (size_t j = 0; j < sizeof wanted / sizeof wanted[0]; j++) {
+            if (strnlen(name, room) < room && strcmp(name, wanted[j].name) == 0) {
+                wanted[j].section->data = table->file + section->sh_offset;
+                wanted[j].section->size = section->sh_size;
+            }
+        }
+    }
+}
+
+rdiag_line_table *rdiag_line_table_open(const char *path) {
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) {
+        return NULL;
+    }
+    struct stat status;
+    if (fstat(descriptor, &status) != 0 || status.st_size < (off_t)sizeof(ElfW(Ehdr))) {
+        close(descriptor);
+        return NULL;
+    }
+    void *file = mmap(NULL, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, descriptor, 0);
+    close(descriptor);
+    if (file == MAP_FAILED) {
+        return NULL;
+    }
+    struct rdiag_line_table *table = calloc(1, sizeof(*table));
+    if (table == NULL) {
+        munmap(file, (size_t)status.st_size);
+        return NULL;
+    }
+    table->file = file;
+    table->file_size = (size_t)status.st_size;
+    const ElfW(Ehdr) *header = file;
+    if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
+        header->e_ident[EI_DATA] != ELFDATA2LSB || header->e_shentsize != sizeof(ElfW(Shdr)) ||
+        !in_file(table, header->e_shoff, (uint64_t)header->e_shnum * sizeof(ElfW(Shdr)))) {
+        rdiag_line_table_close(table);
+        return NULL;
+    }
+    read_sections(table);
+    if (table->line.data == NULL || table->info.data == NULL || table->abbrev.data == NULL) {
+        rdiag_line_table_close(table);
+        return NULL;
+    }
+    read_units(table);
+    qsort(table->units, table->unit_count, sizeof *table->units, by_program);
+    // Every unit's sequences (a program two units share, once).
+    size_t capacity = 0;
+    for (size_t i = 0; i < table->unit_count; i++) {
+        if (i > 0 && table->units[i].program == table->units[i - 1].program) {
+            continue;
+        }
+        struct program program;
+        if (table->units[i].program > UINT32_MAX || !read_program(table, table->units[i].program, &program)) {
+            continue;
+        }
+        index_program(&program, (uint32_t)table->units[i].program, (uint32_t)i, table, &capacity);
+    }
+    qsort(table->sequences, table->sequence_count, sizeof *table->sequences, by_start);
+    if (table->sequence_count == 0) {
+        rdiag_line_table_close(table);
+        return NULL;
+    }
+    // Indexed: the file's pages are given back (clean pages, read again only where a lookup
+    // goes: one program and one unit's DIEs).
+    madvise((void *)table->file, table->file_size, MADV_DONTNEED);
+    return table;
+}
+
+size_t rdiag_line_table_sequence_count(const rdiag_line_table *table) {
+    return table->sequence_count;
+}
+
+void rdiag_line_table_close(rdiag_line_table *table) {
+    if (table == NULL) {
+        return;
+    }
+    free(table->sequences);
+    free(table->units);
+    munmap((void *)table->file, table->file_size);
+    free(table);
+}
+
+// MARK: Lookup
+
+// Whether `address` lies in the ranges of a DIE (low_pc/high_pc or a DWARF 4 range list);
+// -1 when they cannot be read here.
+static int covers(const struct rdiag_line_table *table, uint64_t address, int has_low, uint64_t low, int has_high,
+                  uint64_t high, int high_is_address, int has_ranges, uint64_t ranges, int version, uint64_t base) {
+    if (has_low && has_high) {
+        uint64_t end = high_is_address ? high : low + high;
+        return address >= low && address < end;
+    }
+    if (!has_ranges) {
+        return 0;
+    }
+    if (version >= 5 || ranges >= table->ranges.size) {
+        return -1;
+    }
+    struct cursor c = {table->ranges.data + ranges, table->ranges.data + table->ranges.size, 0};
+    for (;;) {
+        uint64_t start = fixed(&c, 8);
+        uint64_t end = fixed(&c, 8);
+        if (c.failed) {
+            return -1;
+        }
+        if (start == 0 && end == 0) {
+            return 0;
+        }
+        if (start == UINT64_MAX) {
+            base = end;
+            continue;
+        }
+        if (address >= base + start && address < base + end) {
+            return 1;
+        }
+    }
+}
+
+// The call site of the outermost inlined subroutine of `unit` whose code covers `address`:
+// 1 with it, 0 when none covers it, -1 when the unit cannot be read with certainty.
+static int outermost_call_site(const struct rdiag_line_table *table, const struct unit *unit, uint64_t address,
+                               uint64_t *file, uint64_t *line, uint64_t *column) {
+    struct unit_header header;
+    if (!read_unit_header(table, unit->offset, &header)) {
+        return -1;
+    }
+    struct abbreviation *abbreviations;
+    size_t abbreviation_count;
+    if (!read_abbreviations(table, header.abbrev_offset, &abbreviations, &abbreviation_count)) {
+        return -1;
+    }
+    int result = 0;
+    uint64_t base = 0;
+    int depth = 0;
+    struct cursor die = {header.dies, header.end, 0};
+    while (!die.failed && die.at < die.end) {
+        uint64_t code = uleb(&die);
+        if (code == 0) {
+            if (--depth <= 0) {
+                break;
+            }
+            continue;
+        }
+        const struct abbreviation *abbreviation = find_abbreviation(abbreviations, abbreviation_count, code);
+        if (abbreviation == NULL) {
+            result = -1;
+            break;
+        }
+        int has_low = 0, has_high = 0, high_is_address = 0, has_ranges = 0, uncertain = 0;
+        uint64_t low = 0, high = 0, ranges = 0, call_file = 0, call_line = 0, call_column = 0;
+        struct cursor spec = {abbreviation->attributes, table->abbrev.data + table->abbrev.size, 0};
+        for (;;) {
+            uint64_t attribute = uleb(&spec);
+            uint64_t form = uleb(&spec);
+            int64_t implicit = form == FORM_implicit_const ? sleb(&spec) : 0;
+            if (spec.failed || (attribute == 0 && form == 0)) {
+                break;
+            }
+            struct value value;
+            if (!read_value(table, &die, form, implicit, header.address_size, header.wide, header.version, &value)) {
+                die.failed = 1;
+                break;
+            }
+            int range_attribute = attribute == AT_low_pc || attribute == AT_high_pc || attribute == AT_ranges;
+            if (range_attribute && value.indexed) {
+                uncertain = 1;
+            }
+            if (!value.known || value.string != NULL) {
+                continue;
+            }
+            switch (attribute) {
+            case AT_low_pc:
+                has_low = 1;
+                low = value.number;
+                break;
+            case AT_high_pc:
+                has_high = 1;
+                high = value.number;
+                high_is_address = value.address;
+                break;
+            case AT_ranges:
+                has_ranges = 1;
+                ranges = value.number;
+                break;
+            case AT_call_file:
+                call_file = value.number;
+                break;
+            case AT_call_line:
+                call_line = value.number;
+                break;
+            case AT_call_column:
+                call_column = value.number;
+                break;
+            default:
+                break;
+            }
+        }
+        if (die.failed) {
+            result = -1;
+            break;
+        }
+        if (depth == 0) {
+            base = has_low ? low : 0; // the unit's base address for its range lists
+        } else if (abbreviation->tag == TAG_inlined_subroutine) {
+            int inside = uncertain ? -1
+                                   : covers(table, address, has_low, low, has_high, high, high_is_address, has_ranges,
+                                            ranges, header.version, base);
+            if (inside != 0) {
+                // The first in DIE order that covers it is the outermost: its parents come first.
+                if (inside < 0) {
+                    result = -1;
+                } else {
+                    *file = call_file;
+                    *line = call_line;
+                    *column = call_column;
+                    result = 1;
+                }
+                break;
+            }
+        }
+        if (abbreviation->children) {
+            depth++;
+        } else if (depth == 0) {
+            break; // a unit without children
+        }
+    }
+    free(abbreviations);
+    return result;
+}
+
+int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, char *file, size_t file_capacity,
+                            uint32_t *line, uint32_t *column) {
+    *line = 0;
+    *column = 0;
+    if (file_capacity > 0) {
+        file[0] = 0;
+    }
+    // The last sequence starting at or before the address.
+    size_t low = 0, high = table->sequence_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (table->sequences[middle].start <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low == 0) {
+        return 0;
+    }
+    const struct sequence *sequence = &table->sequences[low - 1];
+    if (address >= sequence->end || sequence->unit >= table->unit_count) {
+        return 0;
+    }
+    const struct unit *unit = &table->units[sequence->unit];
+    struct program program;
+    if (!read_program(table, sequence->program, &program)) {
+        return 0;
+    }
+    struct row row;
+    if (!run_program(&program, address, &row)) {
+        return 0;
+    }
+    uint64_t file_index = row.file, line_number = (uint64_t)row.line, column_number = row.column;
+    uint64_t call_file, call_line, call_column;
+    int inlined = outermost_call_site(table, unit, address, &call_file, &call_line, &call_column);
+    if (inlined < 0) {
+        return 0;
+    }
+    if (inlined > 0) {
+        file_index = call_file;
+        line_number = call_line;
+        column_number = call_column;
+    }
+    if (!file_path(table, &program, unit->directory, file_index, file, file_capacity)) {
+        return 0;
+    }
+    *column = column_number > UINT32_MAX ? 0 : (uint32_t)column_number;
+    if (inlined == 0 && row.line <= 0) {
+        return 2; // a row without a line (compiler-made code): llvm-symbolizer has none either
+    }
+    if (line_number == 0 || line_number > UINT32_MAX) {
+        *column = 0;
+        return 0;
+    }
+    *line = (uint32_t)line_number;
+    return 1;
+}
+
+#else
+
+rdiag_line_table *rdiag_line_table_open(const char *path) {
+    (void)path;
+    return NULL;
+}
+
+size_t rdiag_line_table_sequence_count(const rdiag_line_table *table) {
+    (void)table;
+    return 0;
+}
+
+int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, char *file, size_t file_capacity,
+                            uint32_t *line, uint32_t *column) {
+    (void)table;
+    (void)address;
+    if (file_capacity > 0) {
+        file[0] = 0;
+    }
+    *line = 0;
+    *column = 0;
+    return 0;
+}
+
+void rdiag_line_table_close(rdiag_line_table *table) {
+    (void)table;
+}
+
+#endif

@@ -1,0 +1,84 @@
+import CReactiveDiagnostics
+import Foundation
+
+/// The source lines of the process's images read from their DWARF line programs
+/// (`line_table.c`), one table per image, opened on its first question and kept for the
+/// process: what a failing test needs to be placed at its line, without waiting for
+/// llvm-symbolizer to start (its first answer for a large test binary takes 20–60 ms; a lookup
+/// here takes microseconds once the image's line programs are indexed, a few milliseconds).
+///
+/// An answer is the line llvm-symbolizer's outermost frame gives (``LLVMSymbolizer`` keeps
+/// that one): the line table's row, or the call site of the outermost inlined subroutine. Where
+/// this reader cannot tell with certainty it answers `nil`, and ``SourceLineResolver`` asks
+/// llvm-symbolizer.
+///
+/// ```swift
+/// let location = LineTables.shared.location(image: "/path/MyTests.xctest", address: 0x1a2b3)
+/// print(location?.line ?? 0)
+/// ```
+package final class LineTables: @unchecked Sendable {
+    /// The process's tables.
+    package static let shared = LineTables()
+
+    private let lock = NSLock()
+    private var tables: [String: OpaquePointer?] = [:]
+
+    package init() {}
+
+    deinit {
+        for case let table? in tables.values { rdiag_line_table_close(table) }
+    }
+
+    /// What the line table tells of one address.
+    package enum Answer: Equatable, Sendable {
+        /// Its line (file, line and column).
+        case line(LLVMSymbolizer.Location)
+        /// Its row has no line (code the compiler made, line 0): llvm-symbolizer gives the file
+        /// alone (`file`), or nothing for `<compiler-generated>` (`nil`).
+        case noLine(file: String?, column: Int?)
+        /// This reader cannot tell: ask llvm-symbolizer.
+        case unknown
+    }
+
+    /// The location of the instruction at `address` (relative to the image's load bias; a
+    /// return address minus one for a frame), or `nil` when this reader cannot tell it.
+    package func location(image: String, address: UInt64) -> LLVMSymbolizer.Location? {
+        if case .line(let location) = answer(image: image, address: address) { return location }
+        return nil
+    }
+
+    /// What the image's line table tells of the instruction at `address` (relative to the
+    /// image's load bias; a return address minus one for a frame).
+    package func answer(image: String, address: UInt64) -> Answer {
+        guard let table = table(for: image) else { return .unknown }
+        var line: UInt32 = 0
+        var column: UInt32 = 0
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
+            let found = rdiag_line_table_lookup(table, address, buffer.baseAddress!, buffer.count, &line, &column)
+            guard found == 1 || found == 2 else { return .unknown }
+            let file = String(cString: buffer.baseAddress!)
+            // llvm-symbolizer passes over a `<compiler-generated>` frame.
+            let generated = file.hasSuffix("<compiler-generated>")
+            if found == 2 {
+                return .noLine(file: generated ? nil : file, column: generated || column == 0 ? nil : Int(column))
+            }
+            // An inner frame of its may have a line where the outermost is compiler-generated.
+            guard !generated else { return .unknown }
+            return .line(LLVMSymbolizer.Location(file: file, line: Int(line), column: column > 0 ? Int(column) : nil))
+        }
+    }
+
+    /// Whether `image` has line programs this reader can use.
+    package func hasLines(image: String) -> Bool {
+        table(for: image) != nil
+    }
+
+    private func table(for image: String) -> OpaquePointer? {
+        lock.withLock {
+            if let known = tables[image] { return known }
+            let opened = rdiag_line_table_open(image)
+            tables[image] = opened
+            return opened
+        }
+    }
+}

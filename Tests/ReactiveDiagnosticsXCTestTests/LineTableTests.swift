@@ -1,0 +1,139 @@
+import Foundation
+import ReactiveDiagnosticsSymbolication
+import Testing
+
+/// ``LineTables``, the DWARF line reader a failing test is placed with, against
+/// llvm-symbolizer: across this test binary's code, every line it gives is the one
+/// llvm-symbolizer's outermost frame gives (``LLVMSymbolizer``'s), and it gives most of them.
+@Suite("Line tables: the lines llvm-symbolizer gives, read without it")
+struct LineTableTests {
+    #if os(Linux)
+    /// This executable's path, load bias and code segments (file addresses), from /proc/self/maps.
+    private static func codeOfThisExecutable() throws -> (path: String, ranges: [Range<UInt64>]) {
+        let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let image = try #require(ImageOfAddress.lookUp(UInt(bitPattern: #dsohandle)))
+        #expect(image.path == path)
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        var ranges: [Range<UInt64>] = []
+        for line in maps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1].hasPrefix("r-x"), fields[5...].joined(separator: " ") == path else {
+                continue
+            }
+            let bounds = fields[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
+            guard bounds.count == 2 else { continue }
+            ranges.append((bounds[0] - UInt64(image.bias))..<(bounds[1] - UInt64(image.bias)))
+        }
+        return (path, ranges)
+    }
+
+    @Test(
+        .enabled(if: SourceLineResolver.automatic(environment: ProcessInfo.processInfo.environment).symbolizer != nil))
+    func everyLineItGivesIsLLVMSymbolizers() throws {
+        let (path, ranges) = try Self.codeOfThisExecutable()
+        let size = ranges.reduce(0) { $0 + $1.count }
+        #expect(size > 0)
+        // About 20,000 addresses spread over the code (an odd stride, so that they fall at every
+        // position within instructions and functions).
+        let stride = UInt64(max(1, size / 20_000)) | 1
+        var addresses: [UInt64] = []
+        for range in ranges {
+            addresses += Swift.stride(from: range.lowerBound, to: range.upperBound, by: Int(stride)).map { $0 }
+        }
+        let symbolizer = try #require(
+            SourceLineResolver.automatic(environment: ProcessInfo.processInfo.environment).symbolizer)
+        // LLVMSymbolizer looks return offsets up one byte earlier.
+        let expected = try LLVMSymbolizer(executable: symbolizer, timeout: 300)
+            .resolve(image: path, returnOffsets: addresses.map { $0 + 1 })
+        let tables = LineTables()
+        let clock = ContinuousClock()
+        let opened = clock.measure { #expect(tables.hasLines(image: path)) }
+        let looked = clock.measure { _ = tables.location(image: path, address: addresses[addresses.count / 2]) }
+        var agreed = 0
+        var withLine = 0
+        var withoutLine = 0
+        var differences: [String] = []
+        func text(_ location: LLVMSymbolizer.Location?) -> String {
+            location.map { "\($0.file ?? "?"):\($0.line ?? 0):\($0.column ?? 0)" } ?? "nothing"
+        }
+        for address in addresses {
+            // Where it is, without the function's name (which the tables do not read).
+            let theirs = expected[address + 1].flatMap { found in
+                found.file.map { LLVMSymbolizer.Location(file: $0, line: found.line, column: found.column) }
+            }
+            if let line = theirs?.line, line > 0 { withLine += 1 }
+            switch tables.answer(image: path, address: address) {
+            case .unknown:
+                continue
+            case .line(let ours):
+                if theirs == ours {
+                    agreed += 1
+                } else {
+                    differences.append(
+                        "0x\(String(address, radix: 16)): ours \(text(ours)), llvm-symbolizer's \(text(theirs))")
+                }
+            case .noLine(let file, let column):
+                // llvm-symbolizer gives the file alone, or nothing for compiler-generated code
+                // (an async resume point aside, where LLVMSymbolizer looks further for a line).
+                let ours = file.map { LLVMSymbolizer.Location(file: $0, line: nil, column: column) }
+                if theirs == ours {
+                    withoutLine += 1
+                } else if theirs?.line == nil || theirs?.file != file {
+                    differences.append(
+                        "0x\(String(address, radix: 16)): ours no line in \(text(ours)), llvm-symbolizer's \(text(theirs))"
+                    )
+                }
+            }
+        }
+        print(
+            "line tables: opened in \(opened), a lookup \(looked); \(addresses.count) addresses, \(withLine) with a line by llvm-symbolizer, \(agreed) agreed, \(withoutLine) agreed without a line, \(differences.count) differ"
+        )
+        #expect(
+            differences.isEmpty, "\(differences.count) differ, e.g. \(differences.prefix(10).joined(separator: "; "))")
+        #expect(withLine > 1_000)
+        #expect(agreed * 10 >= withLine * 9, "answers \(agreed) of the \(withLine) llvm-symbolizer has a line for")
+    }
+
+    /// What a test process's resolver answers (line tables first, llvm-symbolizer for the rest)
+    /// is what llvm-symbolizer alone answers, for every address: the tool's report and a failed
+    /// test's place agree.
+    @Test(
+        .enabled(if: SourceLineResolver.automatic(environment: ProcessInfo.processInfo.environment).symbolizer != nil))
+    func aTestProcessResolvesAsLLVMSymbolizerAlone() throws {
+        let (path, ranges) = try Self.codeOfThisExecutable()
+        let size = ranges.reduce(0) { $0 + $1.count }
+        let stride = UInt64(max(1, size / 5_000)) | 1
+        var offsets: Set<UInt64> = []
+        for range in ranges {
+            for address in Swift.stride(from: range.lowerBound, to: range.upperBound, by: Int(stride)) {
+                offsets.insert(address + 1)
+            }
+        }
+        let symbolizer = try #require(
+            SourceLineResolver.automatic(environment: ProcessInfo.processInfo.environment).symbolizer)
+        let alone = SourceLineResolver(symbolizer: symbolizer, timeout: 300).resolve([path: offsets])
+        let inProcess = SourceLineResolver(symbolizer: symbolizer, timeout: 300, keepsRunning: true)
+        #expect(inProcess.readsLineTables)
+        let both = inProcess.resolve([path: offsets])
+        #expect(alone.failures.isEmpty && both.failures.isEmpty)
+        func place(_ location: LLVMSymbolizer.Location?) -> LLVMSymbolizer.Location? {
+            location.flatMap { found in
+                found.file.map { LLVMSymbolizer.Location(file: $0, line: found.line, column: found.column) }
+            }
+        }
+        var differences: [String] = []
+        for offset in offsets.sorted() {
+            let key = SourceLineResolver.Key(image: path, returnOffset: offset)
+            let expected = place(alone.locations[key])
+            let actual = place(both.locations[key])
+            if expected != actual {
+                differences.append(
+                    "+0x\(String(offset, radix: 16)): \(String(describing: actual)), alone \(String(describing: expected))"
+                )
+            }
+        }
+        #expect(offsets.count > 1_000)
+        #expect(differences.isEmpty, "\(differences.count) of \(offsets.count) differ, e.g. \(differences.prefix(5))")
+    }
+    #endif
+}
