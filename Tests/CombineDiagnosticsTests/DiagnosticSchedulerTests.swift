@@ -83,6 +83,24 @@ extension CombineAdapterTests {
             #expect(engine.ledger.liveCount(of: .timer) == 0)
         }
 
+        /// The master switch (`REACTIVE_DIAGNOSTICS_ENABLED=0`): the same uncancelled timer on a
+        /// disabled engine fails nothing, and its test neither settles nor is judged (a plain run
+        /// of a suite, which the benchmark measures against, paid for a finding it never showed).
+        @Test func aDisabledEngineReportsNoUncancelledTimer() {
+            let engine = makeEngine { $0.isEnabled = false }
+            let clock = DispatchQueue.test
+            let scheduler = clock.diagnosed("poll", engine: engine)
+            var timer: (any Cancellable)?
+            let outcome = runTest(engine) {
+                timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+                clock.advance(by: .seconds(3))
+            }
+            #expect(outcome.findings.isEmpty)
+            #expect(outcome.settleDuration == .zero)
+            #expect(engine.findings().isEmpty)
+            timer?.cancel()
+        }
+
         @Test func aRepeatingDispatchTimerNeverCancelledIsFound() {
             let engine = makeEngine()
             let scheduler = DispatchQueue(label: "heartbeat").diagnosed("heartbeat", engine: engine)

@@ -58,8 +58,7 @@ extension DiagnosticsEngine {
             drainMainQueue(timeout: configuration.settlePollInterval)
             settled = clock.now - start
         } else {
-            settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
-            judgeLifetimes(of: checkpoint)
+            settled = settleAndJudge(checkpoint, options: options)
             closeTest(checkpoint)
             reclaimQuietLanes()
         }
@@ -85,8 +84,7 @@ extension DiagnosticsEngine {
         of checkpoint: TestCheckpoint, after first: TestOutcome, options: TestOptions = TestOptions()
     ) -> TestOutcome {
         let start = findingStore.count
-        let settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
-        judgeLifetimes(of: checkpoint)
+        let settled = settleAndJudge(checkpoint, options: options)
         closeTest(checkpoint)
         let findings = attributedFindings(of: checkpoint, from: start, options: options)
         let outcome = TestOutcome(test: checkpoint.test, findings: findings, settleDuration: settled)
@@ -94,6 +92,16 @@ extension DiagnosticsEngine {
             checkpoint, findings: first.unsuppressed.count + outcome.unsuppressed.count, failed: !first.failures.isEmpty
         )
         return outcome
+    }
+
+    /// Lets the test's resources settle, then turns what it left alive into findings; neither
+    /// when the engine is disabled (the master switch: a test pays nothing for what a resource an
+    /// adapter still registered does).
+    private func settleAndJudge(_ checkpoint: TestCheckpoint, options: TestOptions) -> Duration {
+        guard isEnabled else { return .zero }
+        let settled = settle(checkpoint, for: options.settleTime ?? configuration.settleTime)
+        judgeLifetimes(of: checkpoint)
+        return settled
     }
 
     /// Every finding attributed to the test since `index`, with suppressions and the test's

@@ -22,6 +22,8 @@ extension DiagnosticsEngine {
 
     /// Records a finding without ever trapping; says whether its policy is ``FindingPolicy/trap``.
     func recordFinding(_ draft: FindingDraft) -> (Finding?, traps: Bool) {
+        // The master switch: a disabled engine reports nothing, whatever an adapter still sees.
+        guard isEnabled else { return (nil, false) }
         let severity = draft.severity ?? draft.kind.defaultSeverity
         let policy = configuration.policies.policy(for: draft.kind, severity: severity)
         let eventStack: StackID
