@@ -20,6 +20,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -52,6 +53,23 @@ struct rdiag_line_table {
     size_t sequence_count;
     struct unit *units;
     size_t unit_count;
+    // Each unit's outermost inlined subroutines, read on the unit's first lookup.
+    pthread_mutex_t inlined_lock;
+    struct inlined_set *inlined; // unit_count of them
+};
+
+// Where code was inlined into a unit's functions: the outermost inlined subroutines' ranges,
+// sorted, with their call sites.
+struct inlined_range {
+    uint64_t low;
+    uint64_t high;
+    uint64_t file, line, column;
+};
+
+struct inlined_set {
+    int state; // 0 not read yet, 1 read, -1 not readable with certainty
+    struct inlined_range *ranges;
+    size_t count;
 };
 
 // A reader over a section's bytes; `failed` once it would read past its end.
@@ -929,6 +947,8 @@ rdiag_line_table *rdiag_line_table_open(const char *path) {
         rdiag_line_table_close(table);
         return NULL;
     }
+    pthread_mutex_init(&table->inlined_lock, NULL);
+    table->inlined = calloc(table->unit_count > 0 ? table->unit_count : 1, sizeof *table->inlined);
     // Indexed: the file's pages are given back (clean pages, read again only where a lookup
     // goes: one program and one unit's DIEs).
     madvise((void *)table->file, table->file_size, MADV_DONTNEED);
@@ -943,6 +963,13 @@ void rdiag_line_table_close(rdiag_line_table *table) {
     if (table == NULL) {
         return;
     }
+    if (table->inlined != NULL) {
+        for (size_t i = 0; i < table->unit_count; i++) {
+            free(table->inlined[i].ranges);
+        }
+        free(table->inlined);
+        pthread_mutex_destroy(&table->inlined_lock);
+    }
     free(table->sequences);
     free(table->units);
     munmap((void *)table->file, table->file_size);
@@ -950,6 +977,9 @@ void rdiag_line_table_close(rdiag_line_table *table) {
 }
 
 // MARK: Lookup
+
+static int sequence_of(const rdiag_line_table *table, uint64_t address, const struct unit **unit,
+                       struct program *program);
 
 // Whether `address` lies in the ranges of a DIE (low_pc/high_pc or a DWARF 4 range list);
 // -1 when they cannot be read here.
@@ -985,39 +1015,77 @@ static int covers(const struct rdiag_line_table *table, uint64_t address, int ha
     }
 }
 
-// The call site of the outermost inlined subroutine of `unit` whose code covers `address`:
-// 1 with it, 0 when none covers it, -1 when the unit cannot be read with certainty.
-static int outermost_call_site(const struct rdiag_line_table *table, const struct unit *unit, uint64_t address,
-                               uint64_t *file, uint64_t *line, uint64_t *column) {
+enum { TAG_subprogram = 0x2e, TAG_variable = 0x34, TAG_formal_parameter = 0x05 };
+enum { AT_name = 0x03, AT_decl_line = 0x3b, AT_abstract_origin = 0x31, AT_specification = 0x47 };
+
+// What the walks read of one DIE.
+struct die {
+    uint64_t tag;
+    int children;
+    int has_low, has_high, high_is_address, has_ranges;
+    uint64_t low, high, ranges;
+    uint64_t call_file, call_line, call_column, decl_line;
+    uint64_t origin; // DW_AT_specification or DW_AT_abstract_origin, relative to the unit; 0 if none
+    const char *name;
+    int uncertain;      // a range attribute or the name is in a DWARF 5 index this reader does not read
+};
+
+// A walk over one unit's DIEs, in order.
+struct die_walk {
+    const struct rdiag_line_table *table;
     struct unit_header header;
-    if (!read_unit_header(table, unit->offset, &header)) {
-        return -1;
-    }
     struct abbreviation *abbreviations;
     size_t abbreviation_count;
-    if (!read_abbreviations(table, header.abbrev_offset, &abbreviations, &abbreviation_count)) {
-        return -1;
+    const uint8_t *unit_start; // the unit's header: references are relative to it
+    struct cursor at;
+    int level;       // the depth of the next DIE
+    int depth;       // of the DIE read last: 0 for the unit's
+    uint64_t base;   // the unit's base address, for its range lists
+};
+
+static int begin_walk(const struct rdiag_line_table *table, const struct unit *unit, struct die_walk *walk) {
+    memset(walk, 0, sizeof *walk);
+    walk->table = table;
+    if (!read_unit_header(table, unit->offset, &walk->header) ||
+        !read_abbreviations(table, walk->header.abbrev_offset, &walk->abbreviations, &walk->abbreviation_count)) {
+        return 0;
     }
-    int result = 0;
-    uint64_t base = 0;
-    int depth = 0;
-    struct cursor die = {header.dies, header.end, 0};
-    while (!die.failed && die.at < die.end) {
-        uint64_t code = uleb(&die);
+    walk->unit_start = table->info.data + unit->offset;
+    walk->at = (struct cursor){walk->header.dies, walk->header.end, 0};
+    return 1;
+}
+
+static void end_walk(struct die_walk *walk) {
+    free(walk->abbreviations);
+    walk->abbreviations = NULL;
+}
+
+// The next DIE (its depth in walk->depth): 1, 0 at the unit's end, -1 when unreadable.
+static int next_die(struct die_walk *walk, struct die *die) {
+    for (;;) {
+        if (walk->at.failed) {
+            return -1;
+        }
+        if (walk->at.at >= walk->at.end) {
+            return 0;
+        }
+        uint64_t code = uleb(&walk->at);
         if (code == 0) {
-            if (--depth <= 0) {
-                break;
+            // The end of a parent's children; at the unit's, the end of the walk.
+            if (--walk->level <= 0) {
+                return 0;
             }
             continue;
         }
-        const struct abbreviation *abbreviation = find_abbreviation(abbreviations, abbreviation_count, code);
+        const struct abbreviation *abbreviation =
+            find_abbreviation(walk->abbreviations, walk->abbreviation_count, code);
         if (abbreviation == NULL) {
-            result = -1;
-            break;
+            return -1;
         }
-        int has_low = 0, has_high = 0, high_is_address = 0, has_ranges = 0, uncertain = 0;
-        uint64_t low = 0, high = 0, ranges = 0, call_file = 0, call_line = 0, call_column = 0;
-        struct cursor spec = {abbreviation->attributes, table->abbrev.data + table->abbrev.size, 0};
+        memset(die, 0, sizeof *die);
+        die->tag = abbreviation->tag;
+        die->children = abbreviation->children;
+        struct cursor spec = {abbreviation->attributes, walk->table->abbrev.data + walk->table->abbrev.size, 0};
         for (;;) {
             uint64_t attribute = uleb(&spec);
             uint64_t form = uleb(&spec);
@@ -1026,75 +1094,218 @@ static int outermost_call_site(const struct rdiag_line_table *table, const struc
                 break;
             }
             struct value value;
-            if (!read_value(table, &die, form, implicit, header.address_size, header.wide, header.version, &value)) {
-                die.failed = 1;
-                break;
+            if (!read_value(walk->table, &walk->at, form, implicit, walk->header.address_size, walk->header.wide,
+                            walk->header.version, &value) ||
+                walk->at.failed) {
+                return -1;
             }
-            int range_attribute = attribute == AT_low_pc || attribute == AT_high_pc || attribute == AT_ranges;
-            if (range_attribute && value.indexed) {
-                uncertain = 1;
+            if (value.indexed &&
+                (attribute == AT_low_pc || attribute == AT_high_pc || attribute == AT_ranges || attribute == AT_name)) {
+                die->uncertain = 1;
+            }
+            if (attribute == AT_name && value.string != NULL) {
+                die->name = value.string;
             }
             if (!value.known || value.string != NULL) {
                 continue;
             }
             switch (attribute) {
             case AT_low_pc:
-                has_low = 1;
-                low = value.number;
+                die->has_low = 1;
+                die->low = value.number;
                 break;
             case AT_high_pc:
-                has_high = 1;
-                high = value.number;
-                high_is_address = value.address;
+                die->has_high = 1;
+                die->high = value.number;
+                die->high_is_address = value.address;
                 break;
             case AT_ranges:
-                has_ranges = 1;
-                ranges = value.number;
+                die->has_ranges = 1;
+                die->ranges = value.number;
                 break;
             case AT_call_file:
-                call_file = value.number;
+                die->call_file = value.number;
                 break;
             case AT_call_line:
-                call_line = value.number;
+                die->call_line = value.number;
                 break;
             case AT_call_column:
-                call_column = value.number;
+                die->call_column = value.number;
+                break;
+            case AT_decl_line:
+                die->decl_line = value.number;
+                break;
+            case AT_specification: case AT_abstract_origin:
+                if (form == FORM_ref1 || form == FORM_ref2 || form == FORM_ref4 || form == FORM_ref8 ||
+                    form == FORM_ref_udata) {
+                    die->origin = value.number;
+                }
                 break;
             default:
                 break;
             }
         }
-        if (die.failed) {
-            result = -1;
-            break;
+        walk->depth = walk->level;
+        if (walk->depth == 0) {
+            walk->base = die->has_low ? die->low : 0;
         }
-        if (depth == 0) {
-            base = has_low ? low : 0; // the unit's base address for its range lists
-        } else if (abbreviation->tag == TAG_inlined_subroutine) {
-            int inside = uncertain ? -1
-                                   : covers(table, address, has_low, low, has_high, high, high_is_address, has_ranges,
-                                            ranges, header.version, base);
-            if (inside != 0) {
-                // The first in DIE order that covers it is the outermost: its parents come first.
-                if (inside < 0) {
-                    result = -1;
-                } else {
-                    *file = call_file;
-                    *line = call_line;
-                    *column = call_column;
-                    result = 1;
-                }
-                break;
-            }
+        if (die->children) {
+            walk->level += 1;
+        } else if (walk->depth == 0) {
+            walk->at.at = walk->at.end; // a unit without children
         }
-        if (abbreviation->children) {
-            depth++;
-        } else if (depth == 0) {
-            break; // a unit without children
+        return 1;
+    }
+}
+
+// The declaration line of a DIE, following its specification or abstract origin (as llvm's
+// getDeclLine does) a few steps at most; 0 when it has none.
+static uint64_t decl_line_of(const struct die_walk *walk, const struct die *die) {
+    struct die current = *die;
+    for (int step = 0; step < 4 && current.decl_line == 0 && current.origin != 0; step++) {
+        if (current.origin >= (uint64_t)(walk->header.end - walk->unit_start)) {
+            return 0;
+        }
+        struct die_walk at = *walk;
+        at.at = (struct cursor){walk->unit_start + current.origin, walk->header.end, 0};
+        at.level = 1; // a DIE inside the unit
+        if (next_die(&at, &current) <= 0) {
+            return 0;
         }
     }
-    free(abbreviations);
-    return result;
+    return current.decl_line;
+}
+
+// Whether the DIE's code covers `address`: 1, 0, or -1 when its ranges cannot be read here.
+static int die_covers(const struct die_walk *walk, const struct die *die, uint64_t address) {
+    if (die->uncertain) {
+        return -1;
+    }
+    return covers(walk->table, address, die->has_low, die->low, die->has_high, die->high, die->high_is_address,
+                  die->has_ranges, die->ranges, walk->header.version, walk->base);
+}
+
+static int add_inlined(struct inlined_set *set, size_t *capacity, uint64_t low, uint64_t high, const struct die *die) {
+    if (high <= low) {
+        return 1;
+    }
+    if (set->count == *capacity) {
+        size_t grown_capacity = *capacity == 0 ? 16 : *capacity * 2;
+        struct inlined_range *grown = realloc(set->ranges, grown_capacity * sizeof *grown);
+        if (grown == NULL) {
+            return 0;
+        }
+        set->ranges = grown;
+        *capacity = grown_capacity;
+    }
+    set->ranges[set->count++] = (struct inlined_range){low, high, die->call_file, die->call_line, die->call_column};
+    return 1;
+}
+
+static int by_low(const void *left, const void *right) {
+    const struct inlined_range *a = left, *b = right;
+    return a->low < b->low ? -1 : (a->low > b->low ? 1 : 0);
+}
+
+// Reads the unit's outermost inlined subroutines (one walk over its DIEs) into `set`.
+static void read_inlined(const struct rdiag_line_table *table, const struct unit *unit, struct inlined_set *set) {
+    set->state = -1;
+    struct die_walk walk;
+    if (!begin_walk(table, unit, &walk)) {
+        return;
+    }
+    size_t capacity = 0;
+    int inlined_depth = -1; // the depth of the outermost inlined subroutine being walked
+    int certain = 1;
+    struct die die;
+    int read;
+    while (certain && (read = next_die(&walk, &die)) > 0) {
+        if (inlined_depth >= 0 && walk.depth <= inlined_depth) {
+            inlined_depth = -1;
+        }
+        if (die.tag != TAG_inlined_subroutine || inlined_depth >= 0) {
+            continue;
+        }
+        if (die.children) {
+            inlined_depth = walk.depth;
+        }
+        if (die.uncertain) {
+            certain = 0;
+        } else if (die.has_low && die.has_high) {
+            certain = add_inlined(set, &capacity, die.low, die.high_is_address ? die.high : die.low + die.high, &die);
+        } else if (die.has_ranges) {
+            if (walk.header.version >= 5 || die.ranges >= table->ranges.size) {
+                certain = 0;
+                break;
+            }
+            struct cursor c = {table->ranges.data + die.ranges, table->ranges.data + table->ranges.size, 0};
+            uint64_t base = walk.base;
+            for (;;) {
+                uint64_t start = fixed(&c, 8);
+                uint64_t end = fixed(&c, 8);
+                if (c.failed) {
+                    certain = 0;
+                    break;
+                }
+                if (start == 0 && end == 0) {
+                    break;
+                }
+                if (start == UINT64_MAX) {
+                    base = end;
+                    continue;
+                }
+                if (!add_inlined(set, &capacity, base + start, base + end, &die)) {
+                    certain = 0;
+                    break;
+                }
+            }
+        }
+    }
+    end_walk(&walk);
+    if (!certain || read < 0) {
+        free(set->ranges);
+        set->ranges = NULL;
+        set->count = 0;
+        return;
+    }
+    qsort(set->ranges, set->count, sizeof *set->ranges, by_low);
+    set->state = 1;
+}
+
+// The call site of the outermost inlined subroutine of `unit` whose code covers `address`:
+// 1 with it, 0 when none covers it, -1 when the unit cannot be read with certainty.
+static int outermost_call_site(const struct rdiag_line_table *table, const struct unit *unit, uint64_t address,
+                               uint64_t *file, uint64_t *line, uint64_t *column) {
+    struct rdiag_line_table *shared = (struct rdiag_line_table *)table;
+    if (shared->inlined == NULL) {
+        return -1;
+    }
+    struct inlined_set *set = &shared->inlined[unit - table->units];
+    pthread_mutex_lock(&shared->inlined_lock);
+    if (set->state == 0) {
+        read_inlined(table, unit, set);
+    }
+    pthread_mutex_unlock(&shared->inlined_lock);
+    if (set->state < 0) {
+        return -1;
+    }
+    // The last range starting at or before the address (the outermost ones do not overlap).
+    size_t low = 0, high = set->count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (set->ranges[middle].low <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low == 0 || address >= set->ranges[low - 1].high) {
+        return 0;
+    }
+    *file = set->ranges[low - 1].file;
+    *line = set->ranges[low - 1].line;
+    *column = set->ranges[low - 1].column;
+    return 1;
 }
 
 int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, char *file, size_t file_capacity,
@@ -1104,26 +1315,9 @@ int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, cha
     if (file_capacity > 0) {
         file[0] = 0;
     }
-    // The last sequence starting at or before the address.
-    size_t low = 0, high = table->sequence_count;
-    while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        if (table->sequences[middle].start <= address) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
-    if (low == 0) {
-        return 0;
-    }
-    const struct sequence *sequence = &table->sequences[low - 1];
-    if (address >= sequence->end || sequence->unit >= table->unit_count) {
-        return 0;
-    }
-    const struct unit *unit = &table->units[sequence->unit];
+    const struct unit *unit;
     struct program program;
-    if (!read_program(table, sequence->program, &program)) {
+    if (!sequence_of(table, address, &unit, &program)) {
         return 0;
     }
     struct row row;
@@ -1156,6 +1350,123 @@ int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, cha
     return 1;
 }
 
+// The sequence covering `address`, its unit and its program; 0 when none does.
+static int sequence_of(const rdiag_line_table *table, uint64_t address, const struct unit **unit,
+                       struct program *program) {
+    size_t low = 0, high = table->sequence_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (table->sequences[middle].start <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low == 0) {
+        return 0;
+    }
+    const struct sequence *sequence = &table->sequences[low - 1];
+    if (address >= sequence->end || sequence->unit >= table->unit_count) {
+        return 0;
+    }
+    *unit = &table->units[sequence->unit];
+    return read_program(table, sequence->program, program);
+}
+
+// Appends `name` and its NUL to `names` at `*used`; 0 when it does not fit.
+static int append_name(char *names, size_t capacity, size_t *used, const char *name) {
+    size_t length = strlen(name);
+    if (*used + length + 1 > capacity) {
+        return 0;
+    }
+    memcpy(names + *used, name, length + 1);
+    *used += length + 1;
+    return 1;
+}
+
+int rdiag_line_table_function(const rdiag_line_table *table, uint64_t address, char *file, size_t file_capacity,
+                              uint32_t *line, uint32_t *column, uint32_t *declaration_line, char *names,
+                              size_t names_capacity, size_t *name_count) {
+    *line = 0;
+    *column = 0;
+    *declaration_line = 0;
+    *name_count = 0;
+    if (file_capacity > 0) {
+        file[0] = 0;
+    }
+    const struct unit *unit;
+    struct program program;
+    struct row row;
+    if (!sequence_of(table, address, &unit, &program) || !run_program(&program, address, &row) ||
+        !file_path(table, &program, unit->directory, row.file, file, file_capacity)) {
+        return 0;
+    }
+    struct die_walk walk;
+    if (!begin_walk(table, unit, &walk)) {
+        return 0;
+    }
+    // The subprogram covering the address (llvm-symbolizer's FRAME: its variables and
+    // parameters in DIE order, anywhere below it; a variable's own children are not looked at).
+    int result = 0;
+    int function_depth = -1;
+    int skip_below = -1; // the depth of a variable whose children are passed over
+    size_t used = 0;
+    struct die die;
+    int read;
+    while ((read = next_die(&walk, &die)) > 0) {
+        if (function_depth < 0) {
+            if (die.tag == TAG_subprogram) {
+                int inside = die_covers(&walk, &die, address);
+                if (inside == 0) {
+                    continue;
+                }
+                // Uncertain, its line on a declaration elsewhere, or not its start (llvm-symbolizer's
+                // FRAME would be asked elsewhere): llvm-symbolizer tells.
+                uint64_t declared = inside > 0 ? decl_line_of(&walk, &die) : 0;
+                if (inside < 0 || declared == 0 || declared > UINT32_MAX || !die.has_low || die.low != address) {
+                    break;
+                }
+                function_depth = walk.depth;
+                *declaration_line = (uint32_t)declared;
+                result = 1;
+            }
+            continue;
+        }
+        if (walk.depth <= function_depth) {
+            break; // past the function's DIEs
+        }
+        if (skip_below >= 0) {
+            if (walk.depth > skip_below) {
+                continue;
+            }
+            skip_below = -1;
+        }
+        if (die.tag == TAG_inlined_subroutine && die_covers(&walk, &die, address) != 0) {
+            result = 0; // its first instruction is inlined code: llvm-symbolizer tells that
+            break;
+        }
+        if (die.tag == TAG_variable || die.tag == TAG_formal_parameter) {
+            if (die.uncertain || !append_name(names, names_capacity, &used, die.name != NULL ? die.name : "")) {
+                result = 0;
+                break;
+            }
+            *name_count += 1;
+            if (die.children) {
+                skip_below = walk.depth;
+            }
+        }
+    }
+    if (read < 0) {
+        result = 0;
+    }
+    end_walk(&walk);
+    if (result) {
+        *line = row.line > 0 && row.line <= UINT32_MAX ? (uint32_t)row.line : 0;
+        *column = row.column <= UINT32_MAX ? (uint32_t)row.column : 0;
+    }
+    return result;
+}
+
 #else
 
 rdiag_line_table *rdiag_line_table_open(const char *path) {
@@ -1177,6 +1488,23 @@ int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, cha
     }
     *line = 0;
     *column = 0;
+    return 0;
+}
+
+int rdiag_line_table_function(const rdiag_line_table *table, uint64_t address, char *file, size_t file_capacity,
+                              uint32_t *line, uint32_t *column, uint32_t *declaration_line, char *names,
+                              size_t names_capacity, size_t *name_count) {
+    (void)table;
+    (void)address;
+    (void)names;
+    (void)names_capacity;
+    if (file_capacity > 0) {
+        file[0] = 0;
+    }
+    *line = 0;
+    *column = 0;
+    *declaration_line = 0;
+    *name_count = 0;
     return 0;
 }
 

@@ -166,6 +166,20 @@ const char *rdiag_symbol_table_lookup(const rdiag_symbol_table *table, uint64_t 
     return NULL;
 }
 
+int rdiag_symbol_table_find(const rdiag_symbol_table *table, const char *name, uint64_t *address) {
+    *address = 0;
+    size_t length = strlen(name);
+    for (size_t i = 0; i < table->count; i++) {
+        const struct rdiag_function_symbol *symbol = &table->symbols[i];
+        if (symbol->name < table->strings_size && table->strings_size - symbol->name > length &&
+            memcmp(table->strings + symbol->name, name, length + 1) == 0) {
+            *address = symbol->start;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 size_t rdiag_symbol_table_count(const rdiag_symbol_table *table) {
     return table->count;
 }
@@ -193,6 +207,13 @@ const char *rdiag_symbol_table_lookup(const rdiag_symbol_table *table, uint64_t 
     (void)address;
     *offset = 0;
     return NULL;
+}
+
+int rdiag_symbol_table_find(const rdiag_symbol_table *table, const char *name, uint64_t *address) {
+    (void)table;
+    (void)name;
+    *address = 0;
+    return 0;
 }
 
 size_t rdiag_symbol_table_count(const rdiag_symbol_table *table) {

@@ -68,6 +68,37 @@ package final class LineTables: @unchecked Sendable {
         }
     }
 
+    /// The function named `symbol` in `image` as llvm-symbolizer tells it (``ClosureSource``'s
+    /// `CODE` and `FRAME` queries): the line table's row at its start, its declaration line and
+    /// the names of its variables and parameters in order; `nil` when this reader cannot tell.
+    package func function(
+        named symbol: String, image: String
+    ) -> (file: String, line: Int, column: Int, declarationLine: Int, names: [String])? {
+        guard let table = table(for: image), let address = SymbolTables.shared.fileAddress(of: symbol, image: image)
+        else { return nil }
+        var line: UInt32 = 0
+        var column: UInt32 = 0
+        var declaration: UInt32 = 0
+        var count = 0
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { file in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 16_384) { names in
+                guard
+                    rdiag_line_table_function(
+                        table, address, file.baseAddress!, file.count, &line, &column, &declaration, names.baseAddress!,
+                        names.count, &count) == 1
+                else { return nil }
+                var list: [String] = []
+                var start = names.baseAddress!
+                for _ in 0..<count {
+                    let name = String(cString: start)
+                    list.append(name)
+                    start += name.utf8.count + 1
+                }
+                return (String(cString: file.baseAddress!), Int(line), Int(column), Int(declaration), list)
+            }
+        }
+    }
+
     /// Whether `image` has line programs this reader can use.
     package func hasLines(image: String) -> Bool {
         table(for: image) != nil

@@ -101,19 +101,19 @@ package final class SourceLineResolver: @unchecked Sendable {
         }
     }
 
-    /// Starts llvm-symbolizer for the main executable (the test binary) and has it read its
-    /// debug information, so that naming a finding's frames when its test ends does not wait
-    /// for that (about 20 ms, more for a large binary). Blocks until then: call it off the
-    /// test's path. Linux only (elsewhere the main executable is not read this way).
+    /// Reads the main executable's (the test binary's) line programs, so that placing a
+    /// finding when its test ends does not wait for that (a few milliseconds for a large binary).
+    /// llvm-symbolizer is not started: the line tables answer a finding's lines and a closure's
+    /// line and captures, and it starts on the first question they cannot answer (a global's
+    /// name, a line in code they do not read), where it once started at every process's first
+    /// finding and took 18 ms of CPU from the tests beside it. Blocks until then: call it off
+    /// the test's path. Linux only (elsewhere the main executable is not read this way).
     package func warmUp() {
         #if os(Linux)
-        guard let symbolizer, keepsRunning,
+        guard symbolizer != nil, keepsRunning,
             let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         else { return }
-        // The line programs first (a few milliseconds): a finding's lines come from them.
         _ = LineTables.shared.hasLines(image: executable)
-        let session = SymbolizerSession.shared(symbolizer: symbolizer.path, image: executable)
-        _ = session.query("CODE \(SymbolizerSession.quoted(executable)) 0x0", timeout: timeout)
         #endif
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReactiveDiagnosticsSymbolication
 import Testing
+import _ReactiveDiagnosticsProcess
 
 /// ``LineTables``, the DWARF line reader a failing test is placed with, against
 /// llvm-symbolizer: across this test binary's code, every line it gives is the one
@@ -134,6 +135,49 @@ struct LineTableTests {
         }
         #expect(offsets.count > 1_000)
         #expect(differences.isEmpty, "\(differences.count) of \(offsets.count) differ, e.g. \(differences.prefix(5))")
+    }
+
+    /// A closure's line and its variables' names (what a retain path's explanation names the
+    /// captures with), read from the debug information, are llvm-symbolizer's `CODE` and
+    /// `FRAME` answers, for the closures of this test binary.
+    @Test(.enabled(if: SymbolizerLocator.find("llvm-nm", environment: ProcessInfo.processInfo.environment) != nil))
+    func aClosuresLineAndNamesAreLLVMSymbolizers() throws {
+        let (path, _) = try Self.codeOfThisExecutable()
+        let environment = ProcessInfo.processInfo.environment
+        let nm = try #require(SymbolizerLocator.find("llvm-nm", environment: environment))
+        let symbolizer = try #require(SourceLineResolver.automatic(environment: environment).symbolizer)
+        let listing = try Subprocess.run(
+            nm.path, arguments: ["--defined-only", "--just-symbol-name", path], timeout: 120)
+        let closures = String(decoding: listing.standardOutput, as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix("$s") && $0.range(of: #"fU[0-9]*_$"#, options: .regularExpression) != nil }
+        #expect(closures.count > 500)
+        let sample = Swift.stride(from: 0, to: closures.count, by: max(1, closures.count / 400)).map {
+            String(closures[$0])
+        }
+        let session = SymbolizerSession(symbolizer: symbolizer.path)
+        defer { session.close() }
+        var read = 0
+        var told = 0
+        var differences: [String] = []
+        for symbol in sample {
+            let theirs = ClosureSource.resolve(symbol: symbol, image: path, session: session)
+            if theirs != nil { told += 1 }
+            guard let ours = LineTables.shared.function(named: symbol, image: path) else { continue }
+            read += 1
+            let same =
+                theirs?.file == ours.file && theirs?.line == ours.declarationLine && theirs?.column == ours.column
+                && theirs?.parameters == ours.names
+            if !same {
+                differences.append(
+                    "\(symbol): ours \(ours.file):\(ours.declarationLine):\(ours.column) \(ours.names), llvm-symbolizer's "
+                        + "\(theirs.map { "\($0.file):\($0.line):\($0.column) \($0.parameters ?? [])" } ?? "nothing")")
+            }
+        }
+        print(
+            "closures: \(sample.count) asked, llvm-symbolizer told \(told), the tables read \(read), \(differences.count) differ"
+        )
+        #expect(differences.isEmpty, "\(differences.count) differ, e.g. \(differences.prefix(5))")
+        #expect(read * 10 >= told * 9, "the tables read \(read) of the \(told) closures llvm-symbolizer tells")
     }
     #endif
 }

@@ -93,6 +93,11 @@ rdiag_symbol_table *_Nullable rdiag_symbol_table_open(const char *_Nonnull path)
 const char *_Nullable rdiag_symbol_table_lookup(const rdiag_symbol_table *_Nonnull table, uint64_t address,
                                                 uint64_t *_Nonnull offset);
 
+/// The address (of the file) of the function named `name`: 1 with it in `*address`, 0 when the
+/// table has no such function. A scan of the table: for a closure's line, not per event.
+int rdiag_symbol_table_find(const rdiag_symbol_table *_Nonnull table, const char *_Nonnull name,
+                            uint64_t *_Nonnull address);
+
 /// How many function symbols the table holds.
 size_t rdiag_symbol_table_count(const rdiag_symbol_table *_Nonnull table);
 
@@ -116,6 +121,16 @@ rdiag_line_table *_Nullable rdiag_line_table_open(const char *_Nonnull path);
 /// llvm-symbolizer then.
 int rdiag_line_table_lookup(const rdiag_line_table *_Nonnull table, uint64_t address, char *_Nonnull file,
                             size_t file_capacity, uint32_t *_Nonnull line, uint32_t *_Nonnull column);
+
+/// The function starting at `address` (a closure's, found by its symbol) as llvm-symbolizer
+/// tells it to a `CODE` query for its symbol and a `FRAME` query at its start: the line table's
+/// row there (file, line, column), the function's declaration line, and the names of the
+/// variables and parameters below its DIE in order (NUL-separated in `names`, `*name_count` of
+/// them; "" for one without a name). 1 when read with certainty; 0 otherwise (ask llvm-symbolizer).
+int rdiag_line_table_function(const rdiag_line_table *_Nonnull table, uint64_t address, char *_Nonnull file,
+                              size_t file_capacity, uint32_t *_Nonnull line, uint32_t *_Nonnull column,
+                              uint32_t *_Nonnull declaration_line, char *_Nonnull names, size_t names_capacity,
+                              size_t *_Nonnull name_count);
 
 /// How many address sequences the table indexes.
 size_t rdiag_line_table_sequence_count(const rdiag_line_table *_Nonnull table);

@@ -1,17 +1,25 @@
 import Foundation
 
-/// A closure's source position and parameter names, from its debug information through
-/// `llvm-symbolizer` (the process's ``SymbolizerSession``): a symbol query (`CODE image
-/// symbol` gives its start address and line), then a frame query at that address (`FRAME`
-/// lists its parameters, captures last).
+/// A closure's source position and parameter names, from its debug information: read by
+/// ``LineTables`` where it can, else through `llvm-symbolizer` (the process's
+/// ``SymbolizerSession``): a symbol query (`CODE image symbol` gives its start address and
+/// line), then a frame query at that address (`FRAME` lists its parameters, captures last).
 package struct ClosureSource: Sendable {
     package var file: String
     package var line: Int
     package var column: Int
     package var parameters: [String]?
 
+    /// The closure `symbol` of `image`: from the image's own debug information where
+    /// ``LineTables`` reads it with certainty (the same answer, without waiting for
+    /// llvm-symbolizer to start), else through the process's ``SymbolizerSession``.
     package static func resolve(symbol: String, image: String, symbolizer: String) -> ClosureSource? {
-        resolve(symbol: symbol, image: image, session: .shared(symbolizer: symbolizer, image: image))
+        if let function = LineTables.shared.function(named: symbol, image: image) {
+            return ClosureSource(
+                file: function.file, line: function.declarationLine, column: function.column,
+                parameters: function.names)
+        }
+        return resolve(symbol: symbol, image: image, session: .shared(symbolizer: symbolizer, image: image))
     }
 
     package static func resolve(symbol: String, image: String, session: SymbolizerSession) -> ClosureSource? {

@@ -95,6 +95,22 @@ final class SymbolTables: @unchecked Sendable {
         lock.withLock { segments.image(of: address)?.image }
     }
 
+    /// The address (of the file) of the function named `symbol` in the image at `path`.
+    func fileAddress(of symbol: String, image path: String) -> UInt64? {
+        lock.withLock {
+            let table: OpaquePointer?
+            if let known = tables[path] {
+                table = known
+            } else {
+                table = rdiag_symbol_table_open(path)
+                tables[path] = table
+            }
+            var address: UInt64 = 0
+            guard let table, rdiag_symbol_table_find(table, symbol, &address) == 1 else { return nil }
+            return address
+        }
+    }
+
     /// Whether the function containing `fileAddress` of the image at `path` may be an async
     /// function's resume point (``ResumeSymbol``): `true` when it cannot be told.
     func mayBeResumePoint(image path: String, fileAddress: UInt64) -> Bool {
