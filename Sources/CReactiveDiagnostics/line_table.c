@@ -53,6 +53,7 @@ struct rdiag_line_table {
     size_t sequence_count;
     struct unit *units;
     size_t unit_count;
+    int owns_file; // the file is our mapping (rdiag_line_table_open), unmapped on close
     // Each unit's outermost inlined subroutines, read on the unit's first lookup.
     pthread_mutex_t inlined_lock;
     struct inlined_set *inlined; // unit_count of them
@@ -909,14 +910,29 @@ rdiag_line_table *rdiag_line_table_open(const char *path) {
     if (file == MAP_FAILED) {
         return NULL;
     }
-    struct rdiag_line_table *table = calloc(1, sizeof(*table));
+    rdiag_line_table *table = rdiag_line_table_read(file, (size_t)status.st_size);
     if (table == NULL) {
         munmap(file, (size_t)status.st_size);
         return NULL;
     }
-    table->file = file;
-    table->file_size = (size_t)status.st_size;
-    const ElfW(Ehdr) *header = file;
+    table->owns_file = 1;
+    // Indexed: the file's pages are given back (clean pages, read again only where a lookup
+    // goes: one program and one unit's DIEs).
+    madvise(file, (size_t)status.st_size, MADV_DONTNEED);
+    return table;
+}
+
+rdiag_line_table *rdiag_line_table_read(const void *bytes, size_t size) {
+    if (size < sizeof(ElfW(Ehdr))) {
+        return NULL;
+    }
+    struct rdiag_line_table *table = calloc(1, sizeof(*table));
+    if (table == NULL) {
+        return NULL;
+    }
+    table->file = bytes;
+    table->file_size = size;
+    const ElfW(Ehdr) *header = bytes;
     if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
         header->e_ident[EI_DATA] != ELFDATA2LSB || header->e_shentsize != sizeof(ElfW(Shdr)) ||
         !in_file(table, header->e_shoff, (uint64_t)header->e_shnum * sizeof(ElfW(Shdr)))) {
@@ -949,9 +965,10 @@ rdiag_line_table *rdiag_line_table_open(const char *path) {
     }
     pthread_mutex_init(&table->inlined_lock, NULL);
     table->inlined = calloc(table->unit_count > 0 ? table->unit_count : 1, sizeof *table->inlined);
-    // Indexed: the file's pages are given back (clean pages, read again only where a lookup
-    // goes: one program and one unit's DIEs).
-    madvise((void *)table->file, table->file_size, MADV_DONTNEED);
+    if (table->inlined == NULL) {
+        rdiag_line_table_close(table);
+        return NULL;
+    }
     return table;
 }
 
@@ -972,7 +989,9 @@ void rdiag_line_table_close(rdiag_line_table *table) {
     }
     free(table->sequences);
     free(table->units);
-    munmap((void *)table->file, table->file_size);
+    if (table->owns_file) {
+        munmap((void *)table->file, table->file_size);
+    }
     free(table);
 }
 
@@ -1471,6 +1490,12 @@ int rdiag_line_table_function(const rdiag_line_table *table, uint64_t address, c
 
 rdiag_line_table *rdiag_line_table_open(const char *path) {
     (void)path;
+    return NULL;
+}
+
+rdiag_line_table *rdiag_line_table_read(const void *bytes, size_t size) {
+    (void)bytes;
+    (void)size;
     return NULL;
 }
 

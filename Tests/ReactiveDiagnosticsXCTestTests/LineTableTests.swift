@@ -1,3 +1,4 @@
+import CReactiveDiagnostics
 import Foundation
 import ReactiveDiagnosticsSymbolication
 import Testing
@@ -180,6 +181,81 @@ struct LineTableTests {
         )
         #expect(differences.isEmpty, "\(differences.count) differ, e.g. \(differences.prefix(5))")
         #expect(read * 10 >= told * 9, "the tables read \(read) of the \(told) closures llvm-symbolizer tells")
+    }
+
+    /// The debug sections of a 64-bit little-endian ELF image: name, offset and size.
+    private static func debugSections(of image: [UInt8]) -> [(name: String, range: Range<Int>)] {
+        func integer(_ offset: Int, _ size: Int) -> Int {
+            (0..<size).reduce(0) { $0 | Int(image[offset + $1]) << (8 * $1) }
+        }
+        let sectionTable = integer(0x28, 8)
+        let count = integer(0x3c, 2)
+        let namesIndex = integer(0x3e, 2)
+        let namesOffset = integer(sectionTable + namesIndex * 64 + 0x18, 8)
+        var sections: [(String, Range<Int>)] = []
+        for index in 0..<count {
+            let header = sectionTable + index * 64
+            let nameStart = namesOffset + integer(header, 4)
+            let name = String(decoding: image[nameStart...].prefix { $0 != 0 }, as: UTF8.self)
+            let offset = integer(header + 0x18, 8)
+            let size = integer(header + 0x20, 8)
+            if name.hasPrefix(".debug_"), size > 0, offset + size <= image.count {
+                sections.append((name, offset..<(offset + size)))
+            }
+        }
+        return sections
+    }
+
+    /// Damaged debug information (bytes overwritten in the line programs, the units, their
+    /// abbreviations and range lists; images cut short) is read without a crash or a read past
+    /// its end (AddressSanitizer checks that in CI), and every answer names a file.
+    @Test func damagedDebugInformationIsReadSafely() throws {
+        let (path, ranges) = try Self.codeOfThisExecutable()
+        var image = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let sections = Self.debugSections(of: image).filter {
+            [".debug_line", ".debug_info", ".debug_abbrev", ".debug_ranges", ".debug_str"].contains($0.name)
+        }
+        #expect(sections.count >= 3)
+        let code = ranges.first ?? 0..<1
+        var generator = SystemRandomNumberGenerator()
+        var answered = 0
+        func probe(_ size: Int) {
+            image.withUnsafeBytes { bytes in
+                guard let table = rdiag_line_table_read(bytes.baseAddress!, size) else { return }
+                defer { rdiag_line_table_close(table) }
+                var file = [CChar](repeating: 0, count: 4096)
+                var names = [CChar](repeating: 0, count: 4096)
+                var line: UInt32 = 0
+                var column: UInt32 = 0
+                var declaration: UInt32 = 0
+                var count = 0
+                for _ in 0..<40 {
+                    let address = UInt64.random(in: code.lowerBound..<code.upperBound, using: &generator)
+                    if rdiag_line_table_lookup(table, address, &file, file.count, &line, &column) == 1 {
+                        answered += 1
+                        #expect(file[0] != 0)
+                    }
+                    _ = rdiag_line_table_function(
+                        table, address, &file, file.count, &line, &column, &declaration, &names, names.count, &count)
+                }
+            }
+        }
+        for round in 0..<30 {
+            let section = sections[round % sections.count]
+            var saved: [(Int, UInt8)] = []
+            for _ in 0..<16 {
+                let offset = Int.random(in: section.range, using: &generator)
+                saved.append((offset, image[offset]))
+                image[offset] = UInt8.random(in: 0...255, using: &generator)
+            }
+            probe(image.count)
+            for (offset, byte) in saved.reversed() { image[offset] = byte }
+        }
+        for _ in 0..<5 {
+            let section = sections.randomElement(using: &generator)!
+            probe(Int.random(in: section.range, using: &generator))
+        }
+        #expect(answered > 0, "damaged here and there, most of the image still reads")
     }
     #endif
 }

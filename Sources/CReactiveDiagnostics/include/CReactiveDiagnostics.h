@@ -114,6 +114,11 @@ typedef struct rdiag_line_table rdiag_line_table;
 /// sections). The table keeps the file mapped (read-only) until closed.
 rdiag_line_table *_Nullable rdiag_line_table_open(const char *_Nonnull path);
 
+/// Reads the line programs of an ELF image already in memory (`bytes`, `size` of them, kept alive
+/// and unchanged by the caller until the table is closed): what `rdiag_line_table_open` does with
+/// the file it maps; for tests that hand it damaged images.
+rdiag_line_table *_Nullable rdiag_line_table_read(const void *_Nonnull bytes, size_t size);
+
 /// The source line of the instruction at `address` (an address of the file): 1 with the file's
 /// path (NUL-terminated, at most `file_capacity` bytes), line and column (0 when unknown); 2 when
 /// its row has no line (code the compiler made: line 0), with the file and column; 0 when this
