@@ -70,13 +70,16 @@ static _Thread_local uint64_t inherited_owner;
 static int timed_overflow;
 static uint64_t overflow_due = UINT64_MAX;
 
+// The wrappers below start with the test's number (small, or 0), never a pointer: a memory scan
+// for what holds a leaked object (the retain-path walker) that lands in one must not take its
+// first word, the work's context (often a Swift object), for an object's metadata.
 typedef struct {
+    uint64_t owner;
     void *context;
     void (*work)(void *);
     void *block;
     int slot;
     uint64_t sequence;
-    uint64_t owner;
 } timed_work;
 
 static uint64_t clock_ns(clockid_t clock) {
@@ -248,10 +251,10 @@ static _Atomic(void *) real_async;
 
 // Work submitted for a known test: what to run, and for which test.
 typedef struct {
+    uint64_t owner; // first: see timed_work
     void *context;
     void (*work)(void *);
     void *block;
-    uint64_t owner;
 } owned_work;
 
 static void run_owned(void *context) {
