@@ -17,14 +17,9 @@
 #include <string.h>
 
 #if defined(__linux__)
-#include <elf.h>
-#include <fcntl.h>
-#include <link.h>
+#include "map_file.h"
 #include <pthread.h>
 #include <stdio.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct section {
     const uint8_t *data;
@@ -165,6 +160,21 @@ static uint64_t unit_length(struct cursor *c, int *wide) {
         length = fixed(c, 8);
     }
     return length;
+}
+
+// Starts `c` at the unit at `offset` of `section`, after its length field, and ends it at the
+// unit's end; 0 when the unit does not fit the section.
+static int enter_unit(const struct section *section, uint64_t offset, struct cursor *c, int *wide) {
+    if (offset >= section->size) {
+        return 0;
+    }
+    *c = (struct cursor){section->data + offset, section->data + section->size, 0};
+    uint64_t length = unit_length(c, wide);
+    if (c->failed || length > (uint64_t)(c->end - c->at)) {
+        return 0;
+    }
+    c->end = c->at + length;
+    return 1;
 }
 
 // MARK: Attribute values
@@ -323,16 +333,11 @@ struct unit_header {
 };
 
 static int read_unit_header(const struct rdiag_line_table *table, uint64_t offset, struct unit_header *header) {
-    if (offset >= table->info.size) {
+    struct cursor c;
+    if (!enter_unit(&table->info, offset, &c, &header->wide)) {
         return 0;
     }
-    struct cursor c = {table->info.data + offset, table->info.data + table->info.size, 0};
-    uint64_t length = unit_length(&c, &header->wide);
-    if (c.failed || length > (uint64_t)(c.end - c.at)) {
-        return 0;
-    }
-    header->end = c.at + length;
-    c.end = header->end;
+    header->end = c.end;
     header->version = (int)fixed(&c, 2);
     if (header->version >= 5) {
         uint64_t type = fixed(&c, 1);
@@ -462,16 +467,11 @@ struct program {
 };
 
 static int read_program(const struct rdiag_line_table *table, uint64_t offset, struct program *program) {
-    if (offset >= table->line.size) {
+    struct cursor c;
+    if (!enter_unit(&table->line, offset, &c, &program->wide)) {
         return 0;
     }
-    struct cursor c = {table->line.data + offset, table->line.data + table->line.size, 0};
-    uint64_t length = unit_length(&c, &program->wide);
-    if (c.failed || length > (uint64_t)(c.end - c.at)) {
-        return 0;
-    }
-    program->end = c.at + length;
-    c.end = program->end;
+    program->end = c.end;
     program->version = (int)fixed(&c, 2);
     if (program->version < 2 || program->version > 5) {
         return 0;
@@ -809,13 +809,12 @@ static int by_start(const void *left, const void *right) {
 static void read_units(struct rdiag_line_table *table) {
     size_t capacity = 0;
     for (uint64_t offset = 0; offset < table->info.size;) {
-        struct cursor c = {table->info.data + offset, table->info.data + table->info.size, 0};
+        struct cursor c;
         int wide;
-        uint64_t length = unit_length(&c, &wide);
-        if (c.failed || length == 0 || length > (uint64_t)(c.end - c.at)) {
+        if (!enter_unit(&table->info, offset, &c, &wide) || c.end == c.at) {
             return;
         }
-        uint64_t next = (uint64_t)(c.at - table->info.data) + length;
+        uint64_t next = (uint64_t)(c.end - table->info.data);
         struct unit_header header;
         struct abbreviation found;
         const struct abbreviation *abbreviation = &found;
@@ -896,29 +895,20 @@ static void read_sections(struct rdiag_line_table *table) {
 }
 
 rdiag_line_table *rdiag_line_table_open(const char *path) {
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0) {
+    size_t size;
+    void *file = rdiag_map_file(path, &size);
+    if (file == NULL) {
         return NULL;
     }
-    struct stat status;
-    if (fstat(descriptor, &status) != 0 || status.st_size < (off_t)sizeof(ElfW(Ehdr))) {
-        close(descriptor);
-        return NULL;
-    }
-    void *file = mmap(NULL, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, descriptor, 0);
-    close(descriptor);
-    if (file == MAP_FAILED) {
-        return NULL;
-    }
-    rdiag_line_table *table = rdiag_line_table_read(file, (size_t)status.st_size);
+    rdiag_line_table *table = rdiag_line_table_read(file, size);
     if (table == NULL) {
-        munmap(file, (size_t)status.st_size);
+        munmap(file, size);
         return NULL;
     }
     table->owns_file = 1;
     // Indexed: the file's pages are given back (clean pages, read again only where a lookup
     // goes: one program and one unit's DIEs).
-    madvise(file, (size_t)status.st_size, MADV_DONTNEED);
+    madvise(file, size, MADV_DONTNEED);
     return table;
 }
 
@@ -972,10 +962,6 @@ rdiag_line_table *rdiag_line_table_read(const void *bytes, size_t size) {
     return table;
 }
 
-size_t rdiag_line_table_sequence_count(const rdiag_line_table *table) {
-    return table->sequence_count;
-}
-
 void rdiag_line_table_close(rdiag_line_table *table) {
     if (table == NULL) {
         return;
@@ -999,40 +985,6 @@ void rdiag_line_table_close(rdiag_line_table *table) {
 
 static int sequence_of(const rdiag_line_table *table, uint64_t address, const struct unit **unit,
                        struct program *program);
-
-// Whether `address` lies in the ranges of a DIE (low_pc/high_pc or a DWARF 4 range list);
-// -1 when they cannot be read here.
-static int covers(const struct rdiag_line_table *table, uint64_t address, int has_low, uint64_t low, int has_high,
-                  uint64_t high, int high_is_address, int has_ranges, uint64_t ranges, int version, uint64_t base) {
-    if (has_low && has_high) {
-        uint64_t end = high_is_address ? high : low + high;
-        return address >= low && address < end;
-    }
-    if (!has_ranges) {
-        return 0;
-    }
-    if (version >= 5 || ranges >= table->ranges.size) {
-        return -1;
-    }
-    struct cursor c = {table->ranges.data + ranges, table->ranges.data + table->ranges.size, 0};
-    for (;;) {
-        uint64_t start = fixed(&c, 8);
-        uint64_t end = fixed(&c, 8);
-        if (c.failed) {
-            return -1;
-        }
-        if (start == 0 && end == 0) {
-            return 0;
-        }
-        if (start == UINT64_MAX) {
-            base = end;
-            continue;
-        }
-        if (address >= base + start && address < base + end) {
-            return 1;
-        }
-    }
-}
 
 enum { TAG_subprogram = 0x2e, TAG_variable = 0x34, TAG_formal_parameter = 0x05 };
 enum { AT_name = 0x03, AT_decl_line = 0x3b, AT_abstract_origin = 0x31, AT_specification = 0x47 };
@@ -1195,13 +1147,82 @@ static uint64_t decl_line_of(const struct die_walk *walk, const struct die *die)
     return current.decl_line;
 }
 
-// Whether the DIE's code covers `address`: 1, 0, or -1 when its ranges cannot be read here.
-static int die_covers(const struct die_walk *walk, const struct die *die, uint64_t address) {
+// A DIE's code ranges, one at a time: its low_pc/high_pc, or its DWARF 4 range list.
+struct die_ranges {
+    const struct die *die;
+    struct cursor list; // the range list, when the DIE has one
+    uint64_t base;      // the base address its entries are relative to
+    int done;
+};
+
+// Starts reading the ranges of `die`: 0 when there is none to read, -1 when they cannot be read
+// here (a DWARF 5 range list, an index this reader does not read), 1 otherwise.
+static int begin_ranges(const struct die_walk *walk, const struct die *die, struct die_ranges *ranges) {
+    *ranges = (struct die_ranges){die, {NULL, NULL, 0}, walk->base, 0};
     if (die->uncertain) {
         return -1;
     }
-    return covers(walk->table, address, die->has_low, die->low, die->has_high, die->high, die->high_is_address,
-                  die->has_ranges, die->ranges, walk->header.version, walk->base);
+    if (die->has_low && die->has_high) {
+        return 1;
+    }
+    if (!die->has_ranges) {
+        return 0;
+    }
+    const struct section *list = &walk->table->ranges;
+    if (walk->header.version >= 5 || die->ranges >= list->size) {
+        return -1;
+    }
+    ranges->list = (struct cursor){list->data + die->ranges, list->data + list->size, 0};
+    return 1;
+}
+
+// The next range [low, high): 1 with it, 0 after the last, -1 when the list is cut short.
+static int next_range(struct die_ranges *ranges, uint64_t *low, uint64_t *high) {
+    if (ranges->done) {
+        return 0;
+    }
+    const struct die *die = ranges->die;
+    if (die->has_low && die->has_high) {
+        ranges->done = 1;
+        *low = die->low;
+        *high = die->high_is_address ? die->high : die->low + die->high;
+        return 1;
+    }
+    for (;;) {
+        uint64_t start = fixed(&ranges->list, 8);
+        uint64_t end = fixed(&ranges->list, 8);
+        if (ranges->list.failed) {
+            return -1;
+        }
+        if (start == 0 && end == 0) {
+            ranges->done = 1;
+            return 0;
+        }
+        if (start == UINT64_MAX) {
+            ranges->base = end;
+            continue;
+        }
+        *low = ranges->base + start;
+        *high = ranges->base + end;
+        return 1;
+    }
+}
+
+// Whether the DIE's code covers `address`: 1, 0, or -1 when its ranges cannot be read here.
+static int die_covers(const struct die_walk *walk, const struct die *die, uint64_t address) {
+    struct die_ranges ranges;
+    int readable = begin_ranges(walk, die, &ranges);
+    if (readable <= 0) {
+        return readable;
+    }
+    uint64_t low, high;
+    int found;
+    while ((found = next_range(&ranges, &low, &high)) > 0) {
+        if (address >= low && address < high) {
+            return 1;
+        }
+    }
+    return found;
 }
 
 static int add_inlined(struct inlined_set *set, size_t *capacity, uint64_t low, uint64_t high, const struct die *die) {
@@ -1248,37 +1269,15 @@ static void read_inlined(const struct rdiag_line_table *table, const struct unit
         if (die.children) {
             inlined_depth = walk.depth;
         }
-        if (die.uncertain) {
-            certain = 0;
-        } else if (die.has_low && die.has_high) {
-            certain = add_inlined(set, &capacity, die.low, die.high_is_address ? die.high : die.low + die.high, &die);
-        } else if (die.has_ranges) {
-            if (walk.header.version >= 5 || die.ranges >= table->ranges.size) {
-                certain = 0;
-                break;
-            }
-            struct cursor c = {table->ranges.data + die.ranges, table->ranges.data + table->ranges.size, 0};
-            uint64_t base = walk.base;
-            for (;;) {
-                uint64_t start = fixed(&c, 8);
-                uint64_t end = fixed(&c, 8);
-                if (c.failed) {
-                    certain = 0;
-                    break;
-                }
-                if (start == 0 && end == 0) {
-                    break;
-                }
-                if (start == UINT64_MAX) {
-                    base = end;
-                    continue;
-                }
-                if (!add_inlined(set, &capacity, base + start, base + end, &die)) {
-                    certain = 0;
-                    break;
-                }
+        struct die_ranges ranges;
+        int found = begin_ranges(&walk, &die, &ranges);
+        uint64_t low, high;
+        while (found > 0 && (found = next_range(&ranges, &low, &high)) > 0) {
+            if (!add_inlined(set, &capacity, low, high, &die)) {
+                found = -1;
             }
         }
+        certain = found == 0;
     }
     end_walk(&walk);
     if (!certain || read < 0) {
@@ -1497,11 +1496,6 @@ rdiag_line_table *rdiag_line_table_read(const void *bytes, size_t size) {
     (void)bytes;
     (void)size;
     return NULL;
-}
-
-size_t rdiag_line_table_sequence_count(const rdiag_line_table *table) {
-    (void)table;
-    return 0;
 }
 
 int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, char *file, size_t file_capacity,

@@ -9,12 +9,7 @@
 #include <string.h>
 
 #if defined(__linux__)
-#include <elf.h>
-#include <fcntl.h>
-#include <link.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "map_file.h"
 
 // 16 bytes a function (a large test binary has a few hundred thousand).
 struct rdiag_function_symbol {
@@ -83,27 +78,18 @@ static size_t read_section(const struct rdiag_symbol_table *table, const ElfW(Sh
 }
 
 rdiag_symbol_table *rdiag_symbol_table_open(const char *path) {
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0) {
-        return NULL;
-    }
-    struct stat status;
-    if (fstat(descriptor, &status) != 0 || status.st_size < (off_t)sizeof(ElfW(Ehdr))) {
-        close(descriptor);
-        return NULL;
-    }
-    void *file = mmap(NULL, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, descriptor, 0);
-    close(descriptor);
-    if (file == MAP_FAILED) {
+    size_t size;
+    void *file = rdiag_map_file(path, &size);
+    if (file == NULL) {
         return NULL;
     }
     struct rdiag_symbol_table *table = calloc(1, sizeof(*table));
     if (table == NULL) {
-        munmap(file, (size_t)status.st_size);
+        munmap(file, size);
         return NULL;
     }
     table->file = file;
-    table->file_size = (size_t)status.st_size;
+    table->file_size = size;
     const ElfW(Ehdr) *header = file;
     if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
         header->e_shentsize != sizeof(ElfW(Shdr)) ||

@@ -70,14 +70,20 @@ static _Thread_local uint64_t inherited_owner;
 static int timed_overflow;
 static uint64_t overflow_due = UINT64_MAX;
 
-// The wrappers below start with the test's number (small, or 0), never a pointer: a memory scan
-// for what holds a leaked object (the retain-path walker) that lands in one must not take its
-// first word, the work's context (often a Swift object), for an object's metadata.
+// Work wrapped with the test it was submitted for: a function and its context, or a block.
+// It starts with the test's number (small, or 0), never a pointer: a memory scan for what holds
+// a leaked object (the retain-path walker) that lands in one must not take its first word, the
+// work's context (often a Swift object), for an object's metadata.
 typedef struct {
     uint64_t owner;
     void *context;
     void (*work)(void *);
     void *block;
+} owned_work;
+
+// Timed work: the work, and its slot in the table of due times.
+typedef struct {
+    owned_work run; // first: see owned_work
     int slot;
     uint64_t sequence;
 } timed_work;
@@ -167,8 +173,8 @@ struct block_layout {
     void (*invoke)(void *);
 };
 
-static void run_timed(void *context) {
-    timed_work *work = context;
+// Runs the work as its test's (the thread's inherited owner meanwhile), and releases its block.
+static void run_as_owner(const owned_work *work) {
     uint64_t saved = inherited_owner;
     inherited_owner = work->owner;
     if (work->block != NULL) {
@@ -178,6 +184,11 @@ static void run_timed(void *context) {
         work->work(work->context);
     }
     inherited_owner = saved;
+}
+
+static void run_timed(void *context) {
+    timed_work *work = context;
+    run_as_owner(&work->run);
     give_slot(work->slot, work->sequence);
     free(work);
 }
@@ -216,9 +227,8 @@ __attribute__((visibility("default"), noinline)) void dispatch_after_f(
         real(when, queue, context, work);
         return;
     }
-    *wrapped = (timed_work){.context = context, .work = work, .block = NULL};
-    wrapped->owner = current_owner();
-    wrapped->slot = take_slot(due_time(when), wrapped->owner, &wrapped->sequence);
+    *wrapped = (timed_work){.run = {.owner = current_owner(), .context = context, .work = work, .block = NULL}};
+    wrapped->slot = take_slot(due_time(when), wrapped->run.owner, &wrapped->sequence);
     real(when, queue, wrapped, run_timed);
 }
 
@@ -237,9 +247,8 @@ __attribute__((visibility("default"), noinline)) void dispatch_after(uint64_t wh
         real(when, queue, block);
         return;
     }
-    *wrapped = (timed_work){.context = NULL, .work = NULL, .block = _Block_copy(block)};
-    wrapped->owner = current_owner();
-    wrapped->slot = take_slot(due_time(when), wrapped->owner, &wrapped->sequence);
+    *wrapped = (timed_work){.run = {.owner = current_owner(), .context = NULL, .work = NULL, .block = _Block_copy(block)}};
+    wrapped->slot = take_slot(due_time(when), wrapped->run.owner, &wrapped->sequence);
     real_f(when, queue, wrapped, run_timed);
 }
 
@@ -249,26 +258,9 @@ typedef void (*dispatch_async_fn)(void *queue, void *block);
 static _Atomic(void *) real_async_f;
 static _Atomic(void *) real_async;
 
-// Work submitted for a known test: what to run, and for which test.
-typedef struct {
-    uint64_t owner; // first: see timed_work
-    void *context;
-    void (*work)(void *);
-    void *block;
-} owned_work;
-
 static void run_owned(void *context) {
-    owned_work *work = context;
-    uint64_t saved = inherited_owner;
-    inherited_owner = work->owner;
-    if (work->block != NULL) {
-        ((struct block_layout *)work->block)->invoke(work->block);
-        _Block_release(work->block);
-    } else {
-        work->work(work->context);
-    }
-    inherited_owner = saved;
-    free(work);
+    run_as_owner(context);
+    free(context);
 }
 
 // The address range of libdispatch's code, learnt from its own `dispatch_async` (the next

@@ -137,9 +137,6 @@ int rdiag_line_table_function(const rdiag_line_table *_Nonnull table, uint64_t a
                               uint32_t *_Nonnull declaration_line, char *_Nonnull names, size_t names_capacity,
                               size_t *_Nonnull name_count);
 
-/// How many address sequences the table indexes.
-size_t rdiag_line_table_sequence_count(const rdiag_line_table *_Nonnull table);
-
 /// Unmaps the file and frees the table.
 void rdiag_line_table_close(rdiag_line_table *_Nullable table);
 

@@ -95,18 +95,20 @@ final class SymbolTables: @unchecked Sendable {
         lock.withLock { segments.image(of: address)?.image }
     }
 
+    /// The symbol table of the image at `path`, read on its first use; `nil` for a file that
+    /// could not be read as ELF. Under `lock`.
+    private func table(of path: String) -> OpaquePointer? {
+        if let known = tables[path] { return known }
+        let table = rdiag_symbol_table_open(path)
+        tables[path] = table
+        return table
+    }
+
     /// The address (of the file) of the function named `symbol` in the image at `path`.
     func fileAddress(of symbol: String, image path: String) -> UInt64? {
         lock.withLock {
-            let table: OpaquePointer?
-            if let known = tables[path] {
-                table = known
-            } else {
-                table = rdiag_symbol_table_open(path)
-                tables[path] = table
-            }
             var address: UInt64 = 0
-            guard let table, rdiag_symbol_table_find(table, symbol, &address) == 1 else { return nil }
+            guard let table = table(of: path), rdiag_symbol_table_find(table, symbol, &address) == 1 else { return nil }
             return address
         }
     }
@@ -115,15 +117,8 @@ final class SymbolTables: @unchecked Sendable {
     /// function's resume point (``ResumeSymbol``): `true` when it cannot be told.
     func mayBeResumePoint(image path: String, fileAddress: UInt64) -> Bool {
         lock.withLock {
-            let table: OpaquePointer?
-            if let known = tables[path] {
-                table = known
-            } else {
-                table = rdiag_symbol_table_open(path)
-                tables[path] = table
-            }
             var offset: UInt64 = 0
-            guard let table else { return true }
+            guard let table = table(of: path) else { return true }
             guard let name = rdiag_symbol_table_lookup(table, fileAddress, &offset) else { return false }
             return ResumeSymbol.function(of: String(cString: name)) != nil
         }
@@ -134,14 +129,7 @@ final class SymbolTables: @unchecked Sendable {
     func lookUp(_ address: UInt) -> (image: ImageOfAddress, hasTable: Bool, symbol: String?, offset: UInt)? {
         lock.withLock {
             guard let (image, fileAddress) = segments.image(of: address) else { return nil }
-            let table: OpaquePointer?
-            if let known = tables[image.path] {
-                table = known
-            } else {
-                table = rdiag_symbol_table_open(image.path)
-                tables[image.path] = table
-            }
-            guard let table else { return (image, false, nil, 0) }
+            guard let table = table(of: image.path) else { return (image, false, nil, 0) }
             var offset: UInt64 = 0
             guard let name = rdiag_symbol_table_lookup(table, UInt64(fileAddress), &offset) else {
                 return (image, true, nil, 0)
