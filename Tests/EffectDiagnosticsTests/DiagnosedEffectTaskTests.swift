@@ -1,6 +1,6 @@
 import EffectDiagnostics
 import Foundation
-@_spi(Integration) import ReactiveDiagnostics
+@_spi(Integration) @_spi(Testing) import ReactiveDiagnostics
 import Testing
 
 /// `async` effects: alive until the operation returns; cancellation is cooperative.

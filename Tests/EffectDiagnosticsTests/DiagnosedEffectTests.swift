@@ -1,7 +1,7 @@
 import Dispatch
 import EffectDiagnostics
 import Foundation
-@_spi(Integration) import ReactiveDiagnostics
+@_spi(Integration) @_spi(Testing) import ReactiveDiagnostics
 import Testing
 
 /// One-shot callback effects: exactly one call back, on the expected thread.

@@ -1,7 +1,7 @@
 import Dispatch
 import EffectDiagnostics
 import Foundation
-@_spi(Integration) import ReactiveDiagnostics
+@_spi(Integration) @_spi(Testing) import ReactiveDiagnostics
 import Testing
 
 extension Notification.Name {

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import _ReactiveDiagnosticsSupport
-@_spi(Integration) @testable import ReactiveDiagnostics
+@_spi(Integration) @_spi(Testing) @testable import ReactiveDiagnostics
 
 /// Actions handed to a queue's libdispatch object as they are (`dispatch_async_f`), with no
 /// block made for each: they must run where, when and as often as `DispatchQueue.async` would

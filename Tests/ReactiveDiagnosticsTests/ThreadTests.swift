@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 import Testing
 
 @Suite("Threads and test identity")

@@ -28,7 +28,7 @@ extension Publishers.Diagnosed {
             self.downstream = downstream
             let subscriberIsObject = Downstream.self is AnyObject.Type
             super.init(
-                recorder: engine, label: label, contract: contract,
+                engine: engine, label: label, contract: contract,
                 anchor: subscriberIsObject ? unsafeBitCast(downstream, to: AnyObject.self) : nil)
             if !subscriberIsObject && engine.explainsRetainPaths {
                 setRetainPathAnchor(self)

@@ -36,7 +36,7 @@ extension Publishers.Diagnosed {
         ) {
             self.receiveValue = receiveValue
             self.receiveCompletion = receiveCompletion
-            super.init(recorder: engine, label: label, contract: contract, anchor: nil)
+            super.init(engine: engine, label: label, contract: contract, anchor: nil)
             if engine.explainsRetainPaths {
                 setRetainPathAnchor(self)
             }

@@ -9,7 +9,7 @@ extension StreamDemand {
     /// assert(StreamDemand(Subscribers.Demand.unlimited) == .unlimited)
     /// ```
     @inlinable
-    public init(_ demand: Subscribers.Demand) {
+    package init(_ demand: Subscribers.Demand) {
         if let count = demand.max {
             self = .max(count)
         } else {

@@ -7,7 +7,7 @@ extension StreamMonitor.Options {
     /// ```swift
     /// let monitor = engine.makeStreamMonitor(label: DiagnosticLabel("feed"), options: .combine)
     /// ```
-    public static let combine: StreamMonitor.Options = {
+    package static let combine: StreamMonitor.Options = {
         CombineRetainPaths.registerPlumbing()
         return StreamMonitor.Options(
             tracksDemand: true, expectsSubscription: true, resourceKind: .subscription,
@@ -17,7 +17,7 @@ extension StreamMonitor.Options {
     /// Demangled-name fragments of a released `AnyCancellable` cancelling its stream:
     /// `OpenCombine.AnyCancellable.deinit` (or `Combine.…`), and the deallocating entry point
     /// that optimized builds may fold the `deinit` body into.
-    public static let combinePrematureCancellationMarkers = [
+    package static let combinePrematureCancellationMarkers = [
         "AnyCancellable.deinit", "AnyCancellable.__deallocating_deinit",
     ]
 }

@@ -26,12 +26,12 @@ class UpstreamHandover: StreamMonitor, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var upstream: (any Subscription)?
     @usableFromInline @exclusivity(unchecked) var upstreamState = DiagnosedUpstream.awaiting
 
-    /// Registers the subscription with `recorder` (checked as a Combine stream, see
+    /// Registers the subscription with `engine` (checked as a Combine stream, see
     /// ``ReactiveDiagnostics/StreamMonitor/Options/combine``); its allocation stack is the
     /// caller's, captured now.
     @usableFromInline
-    init(recorder: any DiagnosticsRecorder, label: DiagnosticLabel, contract: StreamContract?, anchor: AnyObject?) {
-        super.init(recorder: recorder, label: label, contract: contract, options: .combine, anchor: anchor)
+    init(engine: DiagnosticsEngine, label: DiagnosticLabel, contract: StreamContract?, anchor: AnyObject?) {
+        super.init(recorder: engine, label: label, contract: contract, options: .combine, anchor: anchor)
     }
 
     /// Checks the terminal event `completion` (see ``ReactiveDiagnostics/StreamMonitor/willTerminate(failure:)``).

@@ -75,7 +75,7 @@ public struct DiagnosticScheduler<Base: Scheduler>: Scheduler {
     /// The scheduler that runs the actions.
     public let base: Base
     /// The engine-side probe: counts, latency, threads, findings.
-    public let probe: SchedulerProbe
+    @usableFromInline package let probe: SchedulerProbe
     /// For a `DispatchQueue`: its libdispatch queue, which actions scheduled without options
     /// are handed to as they are, with no block made for each (see `DirectDispatch`).
     @usableFromInline let direct: DirectDispatch?

@@ -10,19 +10,14 @@ import ReactiveDiagnostics
 public protocol DiagnosticExecutor: AnyObject, Sendable {
     /// The executor's label, as the report shows it.
     var label: String { get }
-    /// The engine-side probe (the report's scheduler section).
-    var probe: SchedulerProbe { get }
+    /// The executor's statistics: jobs enqueued, run and pending; latency from enqueue to start,
+    /// and run time, as histograms; long jobs; the threads the jobs ran on.
+    var summary: SchedulerSummary { get }
     /// Whether the calling code runs inside a job of this executor.
     var isCurrent: Bool { get }
 }
 
 extension DiagnosticExecutor {
-    /// The executor's statistics: jobs enqueued, run and pending; latency from enqueue to start,
-    /// and run time, as histograms; long jobs; the threads the jobs ran on.
-    public var summary: SchedulerSummary {
-        probe.summary()
-    }
-
     /// Whether the calling code runs inside a job of this executor.
     public var isCurrent: Bool {
         RunningExecutor.isRunning(self)

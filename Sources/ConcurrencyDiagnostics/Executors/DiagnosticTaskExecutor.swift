@@ -25,8 +25,14 @@ import ReactiveDiagnostics
 public final class DiagnosticTaskExecutor: TaskExecutor, DiagnosticExecutor, JobRunning {
     /// The executor's label.
     public let label: String
-    /// The engine-side probe.
-    public let probe: SchedulerProbe
+    /// The engine-side probe (the report's scheduler section).
+    package let probe: SchedulerProbe
+
+    /// The executor's statistics: jobs enqueued, run and pending; latency from enqueue to start,
+    /// and run time, as histograms; long jobs; the threads the jobs ran on.
+    public var summary: SchedulerSummary {
+        probe.summary()
+    }
     private let core: ExecutorCore
 
     /// Creates an executor that runs jobs on `queue` (by default a concurrent queue of its own).

@@ -8,7 +8,7 @@ extension DiagnosticsEngine {
     ///
     /// Under the ``FindingPolicy/trap`` policy an unsuppressed finding writes the report and
     /// stops the process with `fatalError`, for a debugger to catch. (Monitors and probes record
-    /// through ``report(_:)`` instead, and trap once they are done with the event.)
+    /// through the recorder's `report(_:)` instead, and trap once they are done with the event.)
     ///
     /// - Returns: The finding, or `nil` when the in-memory limit was reached.
     @discardableResult

@@ -5,7 +5,7 @@ import Dispatch
 extension DiagnosticsEngine: DiagnosticsRecorder {
     /// Registers a resource in the ledger with `stack` (or the caller's, captured now when
     /// allocation stacks are on) and `test` (or the current one).
-    public func register(
+    @usableFromInline package func register(
         _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?
     ) -> RecordedResource {
         register(kind, label: label, stack: stack, test: test, anchor: nil)
@@ -13,7 +13,7 @@ extension DiagnosticsEngine: DiagnosticsRecorder {
 
     /// The anchor goes to the ledger only while retain paths are explained
     /// (``Configuration/explainsRetainPaths``).
-    public func register(
+    @usableFromInline package func register(
         _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?, anchor: AnyObject?
     ) -> RecordedResource {
         let stack = stack ?? captureAllocationStack()
@@ -24,7 +24,7 @@ extension DiagnosticsEngine: DiagnosticsRecorder {
     }
 
     /// Kept in the ledger (its address only) while retain paths are explained.
-    public func setRetainPathAnchor(_ object: AnyObject, for token: ResourceToken) {
+    @usableFromInline package func setRetainPathAnchor(_ object: AnyObject, for token: ResourceToken) {
         guard explainsRetainPaths else { return }
         ledger.setAnchor(token, object: object)
     }
@@ -32,32 +32,32 @@ extension DiagnosticsEngine: DiagnosticsRecorder {
     /// Ends a resource in the ledger (one compare-and-swap, from any thread); `false` when it
     /// had already ended.
     @discardableResult
-    public func unregister(_ token: ResourceToken) -> Bool {
+    @usableFromInline package func unregister(_ token: ResourceToken) -> Bool {
         ledger.unregister(token)
     }
 
     /// Records a finding with its policy, suppressions and limit applied; never traps.
-    public func report(_ draft: FindingDraft) -> RecordedFinding? {
+    @usableFromInline package func report(_ draft: FindingDraft) -> RecordedFinding? {
         let (finding, traps) = recordFinding(draft)
         return finding.map { RecordedFinding(id: $0.id, traps: traps) }
     }
 
     /// Writes the report and stops the process for a finding whose policy is
     /// ``FindingPolicy/trap``, unless a suppression matches it.
-    public func trap(_ recorded: RecordedFinding) {
+    @usableFromInline package func trap(_ recorded: RecordedFinding) {
         guard recorded.traps, let finding = findingStore.finding(recorded.id) else { return }
         trap(finding)
     }
 
     /// Remembers a cancel before any value, for the checkpoint's premature-cancellation check.
-    public func noteCancelBeforeAnyValue(
+    @usableFromInline package func noteCancelBeforeAnyValue(
         label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]
     ) {
         notePossiblePrematureCancel(label: label, allocationStack: allocationStack, test: test, markers: markers)
     }
 
     /// The budget of thread-hop probes this engine's configuration allows its streams.
-    public var hopProbeBudget: HopProbeBudget? {
+    @usableFromInline package var hopProbeBudget: HopProbeBudget? {
         hopProbes
     }
 }

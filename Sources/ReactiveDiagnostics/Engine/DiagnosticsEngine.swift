@@ -265,7 +265,7 @@ public final class DiagnosticsEngine: Sendable {
     ///   - anchor: The object whose references explain the subscription's lifetime,
     ///     when it exists already (its subscriber): if the subscription leaks, the engine looks for
     ///     the retain cycle from there (see ``StreamMonitor/setRetainPathAnchor(_:)``).
-    @_spi(Integration) public func makeStreamMonitor(
+    package func makeStreamMonitor(
         label: DiagnosticLabel, contract: StreamContract? = nil, options: StreamMonitor.Options = .init(),
         allocationStack: StackID? = nil, test: TestIdentity? = nil, anchor: AnyObject? = nil
     ) -> StreamMonitor {
@@ -282,7 +282,7 @@ public final class DiagnosticsEngine: Sendable {
     /// ```swift
     /// let probe = engine.makeSchedulerProbe(label: "ui", expectation: .mainQueue, fixedQueue: true)
     /// ```
-    @_spi(Integration) public func makeSchedulerProbe(
+    package func makeSchedulerProbe(
         label: String, expectation: ThreadExpectation? = nil, longActionThreshold: Duration? = nil,
         fixedQueue: Bool = false
     ) -> SchedulerProbe {

@@ -34,7 +34,7 @@
 ///
 /// Monitors and probes call it per subscription or per scheduled action (never per value on
 /// the normal path), through a class-bound existential: one indirect call each.
-public protocol DiagnosticsRecorder: AnyObject, Sendable {
+@usableFromInline package protocol DiagnosticsRecorder: AnyObject, Sendable {
     // MARK: Resources
 
     /// Whether adapters should check and track at all.
@@ -114,28 +114,28 @@ public protocol DiagnosticsRecorder: AnyObject, Sendable {
 
 extension DiagnosticsRecorder {
     /// The anchor is dropped.
-    public func register(
+    package func register(
         _ kind: ResourceKind, label: DiagnosticLabel, stack: StackID?, test: TestIdentity?, anchor: AnyObject?
     ) -> RecordedResource {
         register(kind, label: label, stack: stack, test: test)
     }
 
     /// Anchors are not kept.
-    public func setRetainPathAnchor(_ object: AnyObject, for token: ResourceToken) {}
+    package func setRetainPathAnchor(_ object: AnyObject, for token: ResourceToken) {}
 
     /// No event stacks.
-    public func captureEventStack() -> StackID { .none }
+    package func captureEventStack() -> StackID { .none }
 
     /// Related stacks are dropped.
-    public func attachRelatedStack(_ stack: StackID, thread: ThreadInfo, toFinding id: Int) {}
+    package func attachRelatedStack(_ stack: StackID, thread: ThreadInfo, toFinding id: Int) {}
 
     /// Early cancels are not remembered.
-    public func noteCancelBeforeAnyValue(
+    package func noteCancelBeforeAnyValue(
         label: DiagnosticLabel, allocationStack: StackID, test: TestIdentity, markers: [String]
     ) {}
 
     /// No thread-hop probes.
-    public var hopProbeBudget: HopProbeBudget? { nil }
+    package var hopProbeBudget: HopProbeBudget? { nil }
 }
 
 /// A resource a ``DiagnosticsRecorder`` registered: its token and what it was registered with.
@@ -145,16 +145,16 @@ extension DiagnosticsRecorder {
 /// // …the subscription lives…
 /// recorder.unregister(resource.token)   // ended: no leak
 /// ```
-public struct RecordedResource: Sendable, Hashable {
+@usableFromInline package struct RecordedResource: Sendable, Hashable {
     /// The token to unregister it with.
-    public var token: ResourceToken
+    package var token: ResourceToken
     /// Its allocation stack (``StackID/none`` when stacks are off).
-    public var stack: StackID
+    package var stack: StackID
     /// The test it belongs to.
-    public var test: TestIdentity
+    package var test: TestIdentity
 
     /// Describes a registered resource.
-    public init(token: ResourceToken, stack: StackID, test: TestIdentity) {
+    package init(token: ResourceToken, stack: StackID, test: TestIdentity) {
         self.token = token
         self.stack = stack
         self.test = test
@@ -169,15 +169,15 @@ public struct RecordedResource: Sendable, Hashable {
 ///     if recorded.traps { recorder.trap(recorded) }
 /// }
 /// ```
-public struct RecordedFinding: Sendable, Hashable {
+@usableFromInline package struct RecordedFinding: Sendable, Hashable {
     /// Its id (``Finding/id``).
-    public var id: Int
+    package var id: Int
     /// Whether its policy is ``FindingPolicy/trap``: the caller should call
     /// ``DiagnosticsRecorder/trap(_:)`` once it is done with the event.
-    public var traps: Bool
+    package var traps: Bool
 
     /// Describes a recorded finding.
-    public init(id: Int, traps: Bool) {
+    package init(id: Int, traps: Bool) {
         self.id = id
         self.traps = traps
     }

@@ -7,17 +7,17 @@
 /// monitor.requested(.max(1))        // the subscriber asks for one value
 /// monitor.requested(.unlimited)     // then for all of them
 /// ```
-public enum StreamDemand: Sendable, Hashable, CustomStringConvertible {
+@usableFromInline package enum StreamDemand: Sendable, Hashable, CustomStringConvertible {
     /// No limit.
     case unlimited
     /// This many more values (may be zero or, for a broken subscriber, negative).
     case max(Int)
 
     /// No additional values.
-    public static let none = StreamDemand.max(0)
+    @usableFromInline package static let none = StreamDemand.max(0)
 
     /// `unlimited` or `max(<count>)`, as Combine prints a demand.
-    public var description: String {
+    @usableFromInline package var description: String {
         switch self {
         case .unlimited: return "unlimited"
         case .max(let count): return "max(\(count))"

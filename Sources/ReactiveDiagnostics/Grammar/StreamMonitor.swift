@@ -1,6 +1,9 @@
 import CReactiveDiagnostics
 import Synchronization
 
+/// The grammar checker of one stream, as this package's modules name it (see `_StreamMonitor`).
+@usableFromInline package typealias StreamMonitor = _StreamMonitor
+
 /// The grammar checker of one stream (one subscription), fed by an adapter.
 ///
 /// A monitor checks `next* (finished | failure)` with Reactive Streams' subscription and
@@ -27,7 +30,7 @@ import Synchronization
 /// and stores, and, for bounded demand, one atomic decrement. Findings (rare) capture the
 /// offending stack and take the findings lock.
 ///
-/// A monitor depends on its ``DiagnosticsRecorder`` only (the engine, for adapters): it
+/// A monitor depends on its `DiagnosticsRecorder` only (the engine, for adapters): it
 /// registers its resource there, reports finding drafts, and asks for the current test. Under
 /// the ``FindingPolicy/trap`` policy it traps after its bookkeeping of the offending event is
 /// done, never from inside the recorder's call.
@@ -35,24 +38,30 @@ import Synchronization
 /// An adapter may subclass it to make the monitor the framework's own subscription object
 /// (`.diagnosed()` in CombineDiagnostics does): one object per subscription instead of two.
 /// Everything it checks is `final`.
-open class StreamMonitor: @unchecked Sendable {
+///
+/// Not API: the package's modules call it `StreamMonitor` (a `package` type alias). The class
+/// itself is public, under an underscored name, only because Swift lets another module
+/// subclass a class only when it is `open`; every member is `package` (the adapters'
+/// `@inlinable` fast paths call them through `@usableFromInline`), so no code outside this
+/// package can make, subclass or call one. See Docs/PublicAPI.md.
+open class _StreamMonitor: @unchecked Sendable {
     // Unchecked: every stored property is immutable or atomic; subclasses keep it that way
     // (or guard what they add themselves).
     /// What the monitor checks and how it appears in the ledger.
-    public struct Options: Sendable {
+    @usableFromInline package struct Options: Sendable {
         /// Check demand (Combine, Reactive Streams); `false` for frameworks without it (RxSwift).
-        public var tracksDemand: Bool
+        package var tracksDemand: Bool
         /// Expect a subscription signal before events; `false` for frameworks without one.
-        public var expectsSubscription: Bool
+        package var expectsSubscription: Bool
         /// The ledger kind of the stream.
-        public var resourceKind: ResourceKind
+        package var resourceKind: ResourceKind
         /// Demangled-name fragments that, found in the stack of a cancel that comes before any
         /// value, mean the cancellable was released rather than cancelled on purpose (for
         /// Combine: `AnyCancellable.deinit`). Empty turns the check off.
-        public var prematureCancellationMarkers: [String]
+        package var prematureCancellationMarkers: [String]
 
         /// Creates options; the defaults suit Combine-like streams.
-        public init(
+        @usableFromInline package init(
             tracksDemand: Bool = true, expectsSubscription: Bool = true, resourceKind: ResourceKind = .subscription,
             prematureCancellationMarkers: [String] = []
         ) {
@@ -64,7 +73,7 @@ open class StreamMonitor: @unchecked Sendable {
     }
 
     /// Where the stream is in its life.
-    public enum State: UInt8, Sendable {
+    package enum State: UInt8, Sendable {
         /// Created, no subscription yet.
         case awaitingSubscription
         /// Subscribed, delivering.
@@ -81,26 +90,26 @@ open class StreamMonitor: @unchecked Sendable {
 
     /// The result of ``willDeliverValue()`` / ``willTerminate(failure:)``; hand it back to the
     /// matching `did…` call.
-    public struct Delivery: Sendable {
+    @usableFromInline package struct Delivery: Sendable {
         fileprivate enum Claim: UInt8 { case owner, reentrant, concurrent }
         fileprivate let claim: Claim
         fileprivate let previousTest: UInt32
     }
 
     /// Where the resource is registered and findings go (the engine, unless a test gave its own).
-    public let recorder: any DiagnosticsRecorder
+    package let recorder: any DiagnosticsRecorder
     /// The stream's label.
-    public let label: DiagnosticLabel
+    package let label: DiagnosticLabel
     /// The declared contract, if any.
-    public let contract: StreamContract?
+    package let contract: StreamContract?
     /// What is checked.
-    public let options: Options
+    package let options: Options
     /// Where the subscription was made.
-    public let allocationStack: StackID
+    package let allocationStack: StackID
     /// The test that made it.
-    public let test: TestIdentity
+    package let test: TestIdentity
     /// The ledger token.
-    public let token: ResourceToken
+    package let token: ResourceToken
 
     private let phase = Atomic<UInt8>(State.awaitingSubscription.rawValue)
     private let demand = Atomic<Int>(0)
@@ -123,7 +132,7 @@ open class StreamMonitor: @unchecked Sendable {
     ///   - test: The test it belongs to; `nil` asks the recorder for the current one.
     ///   - anchor: The object whose references explain the subscription's lifetime, when it
     ///     exists already (see ``setRetainPathAnchor(_:)``).
-    public init(
+    @usableFromInline package init(
         recorder: any DiagnosticsRecorder, label: DiagnosticLabel, contract: StreamContract? = nil,
         options: Options = Options(), allocationStack: StackID? = nil, test: TestIdentity? = nil,
         anchor: AnyObject? = nil
@@ -160,23 +169,23 @@ open class StreamMonitor: @unchecked Sendable {
     /// Names the object whose references explain this subscription's lifetime (its
     /// subscriber, or the stage that checks it): if the subscription leaks, the engine walks
     /// from it to find the retain cycle that keeps it alive. Only the address is kept.
-    public final func setRetainPathAnchor(_ object: AnyObject) {
+    @usableFromInline package final func setRetainPathAnchor(_ object: AnyObject) {
         recorder.setRetainPathAnchor(object, for: token)
     }
 
     /// The stream's state now.
-    public final var state: State {
+    package final var state: State {
         State(rawValue: phase.load(ordering: .relaxed)) ?? .active
     }
 
     /// Values delivered so far. Exact while deliveries are serial; each reported concurrent
     /// delivery may cost the count one (the owner counts without an atomic read-modify-write).
-    public final var valuesDelivered: Int {
+    package final var valuesDelivered: Int {
         values.load(ordering: .relaxed)
     }
 
     /// Outstanding demand (`nil` when unlimited).
-    public final var outstandingDemand: Int? {
+    package final var outstandingDemand: Int? {
         let value = demand.load(ordering: .relaxed)
         return value == Int.max ? nil : value
     }
@@ -189,7 +198,7 @@ open class StreamMonitor: @unchecked Sendable {
     // MARK: Subscription and demand
 
     /// The subscriber received its subscription.
-    public final func receivedSubscription() {
+    @usableFromInline package final func receivedSubscription() {
         let (exchanged, original) = phase.compareExchange(
             expected: State.awaitingSubscription.rawValue, desired: State.active.rawValue,
             ordering: .acquiringAndReleasing)
@@ -205,7 +214,7 @@ open class StreamMonitor: @unchecked Sendable {
     }
 
     /// The subscriber requested more values.
-    public final func requested(_ more: StreamDemand) {
+    @usableFromInline package final func requested(_ more: StreamDemand) {
         let current = State(rawValue: phase.load(ordering: .relaxed)) ?? .active
         if case .max(let count) = more, count <= 0 {
             var trap = PendingTrap()
@@ -246,7 +255,7 @@ open class StreamMonitor: @unchecked Sendable {
     /// A value is about to be delivered downstream. Checks grammar, demand, serial delivery
     /// and the contract; records findings for violations; never blocks.
     @inline(__always)
-    public final func willDeliverValue() -> Delivery {
+    @usableFromInline package final func willDeliverValue() -> Delivery {
         let me = currentThreadToken()
         let other = serial.claim(me)
         // The common case, with nothing to report: claimed, active, no contract, demand left.
@@ -288,7 +297,7 @@ open class StreamMonitor: @unchecked Sendable {
 
     /// The downstream returned from a value; `additionalDemand` is what it asked for in return.
     @inline(__always)
-    public final func didDeliverValue(_ delivery: Delivery, additionalDemand: StreamDemand = .none) {
+    @usableFromInline package final func didDeliverValue(_ delivery: Delivery, additionalDemand: StreamDemand = .none) {
         if options.tracksDemand, case .max(let extra) = additionalDemand, extra == 0 {
             // Nothing more requested: the common bounded case.
         } else if options.tracksDemand {
@@ -373,7 +382,7 @@ open class StreamMonitor: @unchecked Sendable {
     /// A finished (`failure == nil`) or failure event is about to be delivered downstream.
     ///
     /// - Parameter failure: A description of the error, or `nil` for normal completion.
-    public final func willTerminate(failure: String?) -> Delivery {
+    @usableFromInline package final func willTerminate(failure: String?) -> Delivery {
         var trap = PendingTrap()
         let claim = claimDelivery(event: failure == nil ? "completion" : "a failure", &trap)
         let target: State = failure == nil ? .finished : .failed
@@ -415,7 +424,7 @@ open class StreamMonitor: @unchecked Sendable {
     }
 
     /// The downstream returned from the terminal event.
-    public final func didTerminate(_ delivery: Delivery) {
+    @usableFromInline package final func didTerminate(_ delivery: Delivery) {
         release(delivery, afterValue: false)
     }
 
@@ -462,7 +471,7 @@ open class StreamMonitor: @unchecked Sendable {
     ///
     /// - Parameter checkPremature: look for a cancel caused by releasing the cancellable
     ///   before any value (see ``Options/prematureCancellationMarkers``).
-    public final func cancelled(checkPremature: Bool = true) {
+    @usableFromInline package final func cancelled(checkPremature: Bool = true) {
         var current = phase.load(ordering: .relaxed)
         while true {
             let state = State(rawValue: current) ?? .active

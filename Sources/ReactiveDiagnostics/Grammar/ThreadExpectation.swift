@@ -31,7 +31,8 @@ public struct ThreadExpectation: Sendable, CustomStringConvertible {
     /// A short description used in findings, for example `main queue`.
     public var description: String { storage.description }
 
-    /// Work must run on the main queue (see ``MainQueue``).
+    /// Work must run on the main queue: in blocks on `DispatchQueue.main`, or on the process's
+    /// initial thread (where XCTest runs test bodies on Linux).
     public static let mainQueue = ThreadExpectation(rule: .mainQueue, description: "main queue")
 
     /// Work must not run on the main queue.

@@ -14,7 +14,7 @@ import Synchronization
 ///     var hopProbeBudget: HopProbeBudget? { nil }   // or DiagnosticsEngine.shared.hopProbeBudget
 /// }
 /// ```
-public final class HopProbeBudget: Sendable {
+@usableFromInline package final class HopProbeBudget: Sendable {
     private let perStream = Atomic<Int>(0)
     private let every = Atomic<UInt32>(0)
     private let perStreamBudget = Atomic<UInt32>(0)

@@ -16,7 +16,7 @@ public struct ResourceToken: Hashable, Sendable {
         rawValue = UInt64(generation) << 48 | UInt64(index) << 8 | UInt64(shard)
     }
 
-    /// Wraps a raw value (a ledger's, or a recorder of your own's; see ``DiagnosticsRecorder``).
+    /// Wraps a raw value (a ledger's).
     public init(rawValue: UInt64) {
         self.rawValue = rawValue
     }

@@ -1,5 +1,5 @@
 import CReactiveDiagnostics
-public import Dispatch
+package import Dispatch
 
 /// The libdispatch queue behind a `DispatchQueue`, to which a diagnostic scheduler hands its
 /// actions as a function and a context (`dispatch_async_f`) instead of a block.
@@ -25,15 +25,15 @@ public import Dispatch
 ///     queue.async(execute: probe.willSchedule(running: work).run)
 /// }
 /// ```
-public struct DirectDispatch: @unchecked Sendable {
+@usableFromInline package struct DirectDispatch: @unchecked Sendable {
     // Unchecked: the pointer is the queue's libdispatch object, which libdispatch makes safe
     // to submit to from any thread; `queue` keeps it alive.
     private let object: UnsafeMutableRawPointer
     /// The queue, kept so that its object lives as long as this.
-    public let queue: DispatchQueue
+    package let queue: DispatchQueue
 
     /// The direct path to `queue`, or `nil` where it cannot be found safely (see above).
-    public init?(_ queue: DispatchQueue) {
+    package init?(_ queue: DispatchQueue) {
         guard let offset = Self.objectOffset else { return nil }
         self.queue = queue
         object = Self.object(of: queue, offset: offset)
@@ -42,7 +42,7 @@ public struct DirectDispatch: @unchecked Sendable {
     /// Submits `action` to the queue, to be run (``ScheduledAction/run()``) as `async` would
     /// run a closure. The queue holds the action until then.
     @inline(__always)
-    public func async(_ action: ScheduledAction) {
+    @usableFromInline package func async(_ action: ScheduledAction) {
         rdiag_dispatch_async_f(object, Unmanaged.passRetained(action).toOpaque(), Self.runAction)
     }
 

@@ -19,7 +19,7 @@ import Synchronization
 /// }
 /// timer.onCancel = { probe.didCancel(action) }      // ended: no uncancelledTimer
 /// ```
-public final class ScheduledAction: @unchecked Sendable {
+@usableFromInline package final class ScheduledAction: @unchecked Sendable {
     // Unchecked: an action is filled again only by the thread whose lane holds it, once it
     // ended (ran or was cancelled) and nothing else refers to it. Everything a scheduler's
     // thread may read after the action ended (a timer's late fire, a cancel racing a run) is
@@ -33,7 +33,7 @@ public final class ScheduledAction: @unchecked Sendable {
     /// released), so a run that comes after its scheduler was dropped (a timer's late fire, a
     /// cancelled action's block) still finds it; refilled for the same probe, as a warm
     /// scheduler's actions are, it writes no reference count (see ``SchedulerProbe``).
-    public var probe: SchedulerProbe {
+    package var probe: SchedulerProbe {
         probeReference.takeUnretainedValue()
     }
 
@@ -42,24 +42,24 @@ public final class ScheduledAction: @unchecked Sendable {
     }
 
     /// Where it was scheduled.
-    public var stack: StackID {
+    package var stack: StackID {
         StackID(rawValue: stackWord.load(ordering: .relaxed))
     }
 
     /// The test that scheduled it.
-    public var test: TestIdentity {
+    package var test: TestIdentity {
         TestIdentity(rawValue: testWord.load(ordering: .relaxed))
     }
 
     /// Its token from a recorder of its own (see ``DiagnosticsRecorder``); ``ResourceToken/none``
     /// for an engine's probe, whose actions the engine finds in the lanes of the threads that
     /// scheduled them instead of registering each one.
-    public var token: ResourceToken {
+    package var token: ResourceToken {
         ResourceToken(rawValue: tokenWord.load(ordering: .relaxed))
     }
 
     /// Whether it repeats.
-    public var isRepeating: Bool {
+    package var isRepeating: Bool {
         kind == .timer
     }
 
@@ -180,7 +180,7 @@ public final class ScheduledAction: @unchecked Sendable {
     /// Runs the work it was made with (``SchedulerProbe/willSchedule(running:)``), bracketed
     /// by ``SchedulerProbe/willRun(_:)`` and ``SchedulerProbe/didRun(_:_:)``; then the work is
     /// released (the action stays in its lane, to be filled again).
-    public func run() {
+    @usableFromInline package func run() {
         probeReference._withUnsafeGuaranteedRef { probe in
             let run = probe.willRun(self)
             // Taken out before the action ends (in `didRun`): once it ended, its thread may
@@ -194,7 +194,7 @@ public final class ScheduledAction: @unchecked Sendable {
 
     /// Sets the time the next run is expected (for delayed and repeating actions the
     /// latency is measured from the due time, not the enqueue time).
-    public func expectRun(atUptimeNanoseconds due: UInt64) {
+    package func expectRun(atUptimeNanoseconds due: UInt64) {
         reference.store(rdiag_ticks_at_uptime(due), ordering: .relaxed)
     }
 
@@ -219,7 +219,7 @@ public final class ScheduledAction: @unchecked Sendable {
     }
 
     /// Whether it has run (one-shot) or been cancelled.
-    public var isFinished: Bool {
+    package var isFinished: Bool {
         state.load(ordering: .acquiring) & Self.live == 0
     }
 
@@ -247,7 +247,7 @@ public final class ScheduledAction: @unchecked Sendable {
 /// work()
 /// probe.didRun(action, run)         // ended: duration measured, long action checked
 /// ```
-public struct ActionRun: Sendable {
+package struct ActionRun: Sendable {
     /// When it started, in ticks of `rdiag_ticks`.
     let startedAt: UInt64
     let previousTest: UInt32

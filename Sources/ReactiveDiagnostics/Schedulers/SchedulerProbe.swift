@@ -33,17 +33,17 @@ import _ReactiveDiagnosticsSupport
 /// released (a warm scheduler's actions are filled again for the probe they hold, so
 /// scheduling counts no reference). An ended action its lane alone holds gives its probe back
 /// when its thread has gone quiet, at the engine's next checkpoint (see `ActionLane`).
-public final class SchedulerProbe: Sendable {
+@usableFromInline package final class SchedulerProbe: Sendable {
     /// Where actions are registered and findings go (the engine, unless a test gave its own).
-    public let recorder: any DiagnosticsRecorder
+    package let recorder: any DiagnosticsRecorder
     /// The scheduler's label.
-    public let label: DiagnosticLabel
+    package let label: DiagnosticLabel
     /// Where actions must run, if anywhere in particular.
-    public let expectation: ThreadExpectation?
+    package let expectation: ThreadExpectation?
     /// Actions running longer than this are ``FindingKind/longAction``s.
-    public let longActionThreshold: Duration
+    package let longActionThreshold: Duration
     /// Whether every action runs on one dispatch queue (see ``init(recorder:label:expectation:longActionThreshold:fixedQueue:)``).
-    public let fixedQueue: Bool
+    package let fixedQueue: Bool
     /// With ``fixedQueue``: whether the actions run on the main queue, as the first run found
     /// (0 not known yet, 1 on it, 2 off it).
     private let fixedQueueIsMain = Atomic<UInt8>(0)
@@ -94,7 +94,7 @@ public final class SchedulerProbe: Sendable {
     ///     first run only (a `dispatch_get_specific` less per run). Leave it `false` for
     ///     schedulers that run actions where they are called (an immediate or test scheduler),
     ///     on a run loop, or on an operation queue, whose runs are each asked.
-    public init(
+    package init(
         recorder: any DiagnosticsRecorder, label: DiagnosticLabel, expectation: ThreadExpectation? = nil,
         longActionThreshold: Duration = .milliseconds(250), fixedQueue: Bool = false
     ) {
@@ -145,7 +145,7 @@ public final class SchedulerProbe: Sendable {
     /// let madeAt = engine.captureAllocationStack()           // once, where the executor is made
     /// let action = probe.willSchedule(stack: madeAt)          // per job: no stack walk
     /// ```
-    public func willSchedule(
+    package func willSchedule(
         repeating: Bool = false, stack: StackID? = nil, test: TestIdentity? = nil
     ) -> ScheduledAction {
         schedule(repeating ? .timer : .scheduledAction, stack: stack, test: test, body: ScheduledAction.nothing)
@@ -158,7 +158,7 @@ public final class SchedulerProbe: Sendable {
     /// let action = probe.willSchedule(running: work)
     /// queue.async(execute: action.run)
     /// ```
-    public func willSchedule(running work: @escaping () -> Void) -> ScheduledAction {
+    @usableFromInline package func willSchedule(running work: @escaping () -> Void) -> ScheduledAction {
         schedule(.scheduledAction, stack: nil, test: nil, body: work)
     }
 
@@ -171,7 +171,7 @@ public final class SchedulerProbe: Sendable {
     /// let action = probe.willSchedule(stack: madeAt, test: test) { job.runSynchronously(on: executor) }
     /// direct.async(action)   // or queue.async(execute: action.run)
     /// ```
-    public func willSchedule(
+    package func willSchedule(
         stack: StackID?, test: TestIdentity?, running work: @escaping () -> Void
     ) -> ScheduledAction {
         schedule(.scheduledAction, stack: stack, test: test, body: work)
@@ -211,9 +211,9 @@ public final class SchedulerProbe: Sendable {
     }
 
     /// Actions of a probe whose latency is always measured.
-    public static let latencyEveryActionUpTo = 256
+    package static let latencyEveryActionUpTo = 256
     /// Beyond them, one action in this many has its latency measured (a power of two).
-    public static let latencySampling = 8
+    package static let latencySampling = 8
 
     /// Unregisters an ended action from a recorder that keeps no lanes (a lane host's ledger
     /// counts actions through ``counts``). `token` is read before the action ended: its thread
@@ -227,7 +227,7 @@ public final class SchedulerProbe: Sendable {
 
     /// The action is starting on the current thread. Records latency and the thread, and
     /// checks the expectation. Pass the result to ``didRun(_:_:)``.
-    public func willRun(_ action: ScheduledAction) -> ActionRun {
+    package func willRun(_ action: ScheduledAction) -> ActionRun {
         let now = rdiag_ticks()
         let reference = action.claimRun(at: now)
         if reference != 0 {
@@ -285,7 +285,7 @@ public final class SchedulerProbe: Sendable {
     }
 
     /// The action returned.
-    public func didRun(_ action: ScheduledAction, _ run: ActionRun) {
+    package func didRun(_ action: ScheduledAction, _ run: ActionRun) {
         if action.test.isKnown {
             TestIdentity.leaveThreadTest(run.previousTest)
         }
@@ -325,7 +325,7 @@ public final class SchedulerProbe: Sendable {
     }
 
     /// The action (or repeating action) was cancelled.
-    public func didCancel(_ action: ScheduledAction) {
+    package func didCancel(_ action: ScheduledAction) {
         let kind = action.kind
         let token = keepsLanes ? .none : action.token
         guard action.finish() else { return }
@@ -359,7 +359,7 @@ public final class SchedulerProbe: Sendable {
 
     /// The statistics of this probe's label: with an engine, of every scheduler made with the
     /// same label (its `instances`); with another recorder, of this probe.
-    public func summary() -> SchedulerSummary {
+    package func summary() -> SchedulerSummary {
         statistics.summary()
     }
 }

@@ -12,7 +12,7 @@ import CReactiveDiagnostics
 /// DispatchQueue.main.async { assert(MainQueue.isCurrent) }
 /// DispatchQueue.global().async { assert(!MainQueue.isCurrent) }
 /// ```
-public enum MainQueue {
+@_spi(Testing) public enum MainQueue {
     /// Installs the main-queue marker; called by the engine at start. Idempotent (and made on
     /// first use otherwise).
     public static func install() {

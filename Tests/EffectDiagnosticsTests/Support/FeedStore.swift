@@ -1,7 +1,7 @@
 import Dispatch
 import EffectDiagnostics
 import Foundation
-import ReactiveDiagnostics
+@_spi(Testing) import ReactiveDiagnostics
 
 /// A small store in the unidirectional style, as an app would write it: state is mutated
 /// only in `send(_:)`, on the main queue; the reducer returns effects; the store starts them

@@ -1,6 +1,8 @@
 import CCapture
+import CombineDiagnostics
 import Dispatch
 import Foundation
+import OpenCombineShim
 @_spi(Integration) import ReactiveDiagnostics
 import _ReactiveDiagnosticsBenchmarkHarness
 
@@ -63,14 +65,12 @@ enum MemoryBenchmark {
         for _ in 0..<max(1, context.repetitions / 3) {
             let engine = quietEngine { $0.settleTime = .milliseconds(1) }
             let queue = DispatchQueue(label: "MemoryBenchmark.laneAfterBurst")
-            let probe = engine.makeSchedulerProbe(label: "burst", fixedQueue: true)
-            let direct = DirectDispatch(queue)
+            let scheduler = DiagnosticScheduler(queue, label: "burst", engine: engine)
             settlePreviousRuns(engine)
             let before = heapBytesInUse()
             queue.suspend()
             for _ in 0..<count {
-                let action = probe.willSchedule(running: {})
-                if let direct { direct.async(action) } else { queue.async(execute: action.run) }
+                scheduler.schedule {}
             }
             queue.resume()
             queue.sync {}
@@ -81,7 +81,7 @@ enum MemoryBenchmark {
                 _ = engine.finishTest(checkpoint)
             }
             afterQuiet.append(Double(heapBytesInUse() - before) / 1_048_576)
-            blackHole(probe.summary().executed)
+            blackHole(scheduler.summary.executed)
         }
         return [
             BenchmarkResult(
@@ -150,16 +150,16 @@ enum MemoryBenchmark {
         return DiagnosticsEngine(configuration: configuration)
     }
 
-    /// Heap bytes added by `count` schedulers (of `labels` labels), each used once.
+    /// Heap bytes added by `count` schedulers (of `labels` labels), each used once: the Combine
+    /// adapter's `DiagnosticScheduler` over `ImmediateScheduler`, made, given one action and
+    /// dropped, as a view model per test would.
     private static func heap(ofSchedulers count: Int, labels: Int) -> Double {
         let engine = quietEngine()
         let names = (0..<labels).map { "screen-\($0)" }
         settlePreviousRuns(engine)
         let before = heapBytesInUse()
         for index in 0..<count {
-            let probe = engine.makeSchedulerProbe(label: names[index % labels])
-            let action = probe.willSchedule()
-            probe.didRun(action, probe.willRun(action))
+            DiagnosticScheduler(ImmediateScheduler.shared, label: names[index % labels], engine: engine).schedule {}
         }
         let after = heapBytesInUse()
         blackHole(engine.schedulerSummaries().count)

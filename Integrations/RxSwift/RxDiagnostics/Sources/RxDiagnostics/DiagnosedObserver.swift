@@ -29,7 +29,7 @@ public final class DiagnosedObserver<Element>: ObserverType, Disposable {
     private let handlesErrors: Bool
 
     /// The grammar checker of the subscription this observer receives.
-    public let monitor: StreamMonitor
+    package let monitor: StreamMonitor
 
     /// Checks the events on their way to `observer`.
     ///

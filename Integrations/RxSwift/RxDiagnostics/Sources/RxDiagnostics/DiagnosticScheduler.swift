@@ -34,7 +34,7 @@ public final class DiagnosticScheduler<Base: ImmediateSchedulerType>: ImmediateS
     /// The scheduler that runs the work.
     public let base: Base
     /// The engine side: counts, latency, threads and findings.
-    public let probe: SchedulerProbe
+    package let probe: SchedulerProbe
 
     /// Wraps `base`.
     ///
@@ -62,6 +62,12 @@ public final class DiagnosticScheduler<Base: ImmediateSchedulerType>: ImmediateS
     /// The scheduler's label.
     public var label: String {
         probe.label.name
+    }
+
+    /// Whether the base scheduler runs every action on one dispatch queue (so the main-queue
+    /// rule is asked of the first run only). For the adapter's tests.
+    @_spi(Testing) public var runsOnOneQueue: Bool {
+        probe.fixedQueue
     }
 
     /// Counts, pending work, latency, duration and threads so far.

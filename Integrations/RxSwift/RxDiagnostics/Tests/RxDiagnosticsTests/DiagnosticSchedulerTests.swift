@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 @_spi(Testing) import ReactiveDiagnostics
-import RxDiagnostics
+@_spi(Testing) import RxDiagnostics
 @preconcurrency import RxSwift
 import Testing
 
@@ -68,7 +68,7 @@ extension RxIntegrationTests {
             let finding = try #require(expectFinding(engine, outcome, .wrongThread, label: "ui"))
             #expect(finding.resourceKind == .scheduledAction)
             #expect(ui.summary().threadViolations == 1)
-            #expect(ui.probe.fixedQueue, "a serial dispatch queue scheduler runs every action on its queue")
+            #expect(ui.runsOnOneQueue, "a serial dispatch queue scheduler runs every action on its queue")
         }
 
         @Test func mainSchedulerWorkRunsOnTheMainQueue() {
@@ -93,8 +93,8 @@ extension RxIntegrationTests {
             #expect(onMain.value == [true])
             #expect(ui.summary().executed == 1 && ui.summary().threads.first?.isMainQueue == true)
             #expect(
-                ui.probe.fixedQueue
-                    && !CurrentThreadScheduler.instance.diagnosed("here", engine: engine).probe.fixedQueue)
+                ui.runsOnOneQueue
+                    && !CurrentThreadScheduler.instance.diagnosed("here", engine: engine).runsOnOneQueue)
             expectClean(engine, outcome, subscriptions: 1)
         }
 
