@@ -423,3 +423,68 @@ int rdiag_sanitizer_allocation(uintptr_t address, uintptr_t *begin, size_t *size
     *size = bytes;
     return 1;
 }
+
+// MARK: Mappings
+
+static inline int is_space(uint8_t byte) {
+    return byte == ' ' || byte == '\t';
+}
+
+// A hexadecimal number at `*at` (advanced past it); 0 in `*ok` when there is none.
+static inline uint64_t hex_number(const uint8_t *line, size_t length, size_t *at, int *ok) {
+    uint64_t value = 0;
+    size_t first = *at;
+    while (*at < length) {
+        uint8_t byte = line[*at];
+        uint64_t digit;
+        if (byte >= '0' && byte <= '9') {
+            digit = (uint64_t)(byte - '0');
+        } else if (byte >= 'a' && byte <= 'f') {
+            digit = (uint64_t)(byte - 'a' + 10);
+        } else if (byte >= 'A' && byte <= 'F') {
+            digit = (uint64_t)(byte - 'A' + 10);
+        } else {
+            break;
+        }
+        value = value * 16 + digit;
+        (*at)++;
+    }
+    *ok = *at > first;
+    return value;
+}
+
+int rdiag_maps_parse_line(const uint8_t *line, size_t length, uint64_t *start, uint64_t *end, int *permissions,
+                          size_t *path_start, size_t *path_length) {
+    size_t at = 0;
+    int ok;
+    while (at < length && line[at] == ' ') at++;
+    *start = hex_number(line, length, &at, &ok);
+    if (!ok || at >= length || line[at] != '-') {
+        return 0;
+    }
+    at++;
+    *end = hex_number(line, length, &at, &ok);
+    if (!ok || at >= length || line[at] != ' ') {
+        return 0;
+    }
+    while (at < length && line[at] == ' ') at++;
+    if (length - at < 3) {
+        return 0;
+    }
+    *permissions = (line[at] == 'r' ? 1 : 0) | (line[at + 1] == 'w' ? 2 : 0) | (line[at + 2] == 'x' ? 4 : 0);
+    // perms, offset, dev: each followed by more; the inode may end the line.
+    for (int field = 0; field < 3; field++) {
+        while (at < length && line[at] != ' ') at++;
+        if (at >= length) {
+            return 0;
+        }
+        while (at < length && line[at] == ' ') at++;
+    }
+    while (at < length && line[at] != ' ') at++;
+    while (at < length && line[at] == ' ') at++;
+    size_t last = length;
+    while (last > at && is_space(line[last - 1])) last--;
+    *path_start = at;
+    *path_length = last > at ? last - at : 0;
+    return 1;
+}

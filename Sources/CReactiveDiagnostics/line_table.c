@@ -1,8 +1,10 @@
 // An image's source lines, read from its DWARF line programs (.debug_line) without starting
 // llvm-symbolizer: what a failing test needs to be placed at its line. llvm-symbolizer's first
 // answer for a large test binary waits for it to read the whole symbol table and index the
-// debug information (18 ms of CPU for a 21 MB binary, 25–60 ms under load); this reads the line
-// programs once (a few milliseconds) and answers a lookup by re-running one sequence.
+// debug information (18 ms of CPU for a 21 MB binary, 25–60 ms under load); this reads each
+// unit's code ranges when the image is opened (2–3 ms for that binary in a debug build), indexes a
+// unit's line program on the first lookup in its code, and answers a lookup by re-running one
+// sequence.
 //
 // What it answers is what llvm-symbolizer's outermost frame says (the line kept by
 // LLVMSymbolizer.parse): the line table's row for the address, or, where the address lies in
@@ -38,20 +40,43 @@ struct unit {
     uint64_t offset;   // of the unit header in .debug_info
     uint64_t program;  // DW_AT_stmt_list
     const char *directory; // DW_AT_comp_dir, or NULL
+    // The unit's code, from its first DIE (DWARF 4 and earlier): low_pc and high_pc, or a range
+    // list in .debug_ranges (relative to low_pc when it has one).
+    uint64_t low, high, ranges;
+    int has_low, has_high, high_is_address, has_ranges, version;
+};
+
+// Where a unit's code is: its program is indexed on the first lookup that falls in one of its
+// ranges, not when the table is opened.
+struct unit_range {
+    uint64_t start;
+    uint64_t end;
+    uint32_t unit;
+};
+
+// A lazily indexed unit's sequences, read on its first lookup.
+struct unit_sequences {
+    int state; // 0 not read yet, 1 read
+    struct sequence *items;
+    size_t count;
 };
 
 struct rdiag_line_table {
     const uint8_t *file;
     size_t file_size;
     struct section line, info, abbrev, str, line_str, ranges;
-    struct sequence *sequences;
+    struct sequence *sequences; // of the units whose code ranges are not known (indexed on open)
     size_t sequence_count;
     struct unit *units;
     size_t unit_count;
+    struct unit_range *unit_ranges; // of the others, sorted by start
+    size_t unit_range_count;
     int owns_file; // the file is our mapping (rdiag_line_table_open), unmapped on close
-    // Each unit's outermost inlined subroutines, read on the unit's first lookup.
-    pthread_mutex_t inlined_lock;
-    struct inlined_set *inlined; // unit_count of them
+    // Read on a unit's first lookup, under `lock`: its outermost inlined subroutines and, for a
+    // unit with known code ranges, its sequences.
+    pthread_mutex_t lock;
+    struct inlined_set *inlined;           // unit_count of them
+    struct unit_sequences *unit_sequences; // unit_count of them
 };
 
 // Where code was inlined into a unit's functions: the outermost inlined subroutines' ranges,
@@ -68,6 +93,10 @@ struct inlined_set {
     size_t count;
 };
 
+// The readers below run for every byte of what is read, in the test process's debug build: clang
+// inlines them there too only when told to.
+#define INLINE __attribute__((always_inline)) inline
+
 // A reader over a section's bytes; `failed` once it would read past its end.
 struct cursor {
     const uint8_t *at;
@@ -75,7 +104,7 @@ struct cursor {
     int failed;
 };
 
-static int has(struct cursor *c, size_t n) {
+INLINE static int has(struct cursor *c, size_t n) {
     if (c->failed || (size_t)(c->end - c->at) < n) {
         c->failed = 1;
         return 0;
@@ -83,7 +112,7 @@ static int has(struct cursor *c, size_t n) {
     return 1;
 }
 
-static uint64_t fixed(struct cursor *c, size_t n) {
+INLINE static uint64_t fixed(struct cursor *c, size_t n) {
     if (!has(c, n)) {
         return 0;
     }
@@ -95,7 +124,7 @@ static uint64_t fixed(struct cursor *c, size_t n) {
     return value;
 }
 
-static uint64_t uleb(struct cursor *c) {
+INLINE static uint64_t uleb(struct cursor *c) {
     uint64_t value = 0;
     for (int shift = 0; has(c, 1); shift += 7) {
         uint8_t byte = *c->at++;
@@ -109,7 +138,7 @@ static uint64_t uleb(struct cursor *c) {
     return 0;
 }
 
-static int64_t sleb(struct cursor *c) {
+INLINE static int64_t sleb(struct cursor *c) {
     int64_t value = 0;
     int shift = 0;
     while (has(c, 1)) {
@@ -404,8 +433,8 @@ static int read_abbreviations(const struct rdiag_line_table *table, uint64_t off
     return 0;
 }
 
-// The abbreviation `code` of the table at `offset`, read without the others (a unit's first DIE
-// uses the first, usually); 0 when there is none.
+// The abbreviation `code` of the table at `offset`, read without the others after it (a unit's
+// first DIE uses one of the first, usually); 0 when there is none.
 static int abbreviation_at(const struct rdiag_line_table *table, uint64_t offset, uint64_t code,
                            struct abbreviation *found) {
     if (offset >= table->abbrev.size) {
@@ -712,11 +741,11 @@ static int run_program(const struct program *program, uint64_t target, struct ro
     return 0;
 }
 
-// Records the sequences of a program (`sequences` NULL counts them): addresses only, with the
-// bytes read in place. This runs over every program of the image when it is opened, in the
-// test process's debug build (no optimization), so it avoids a call per byte.
+// Appends the sequences of a program to `*items` (`*count` of them, room for `*capacity`):
+// addresses only, with the bytes read in place. This runs in the test process's debug build (no
+// optimization), so it avoids a call per byte.
 static void index_program(const struct program *program, uint32_t program_offset, uint32_t unit,
-                          struct rdiag_line_table *table, size_t *capacity) {
+                          struct sequence **items, size_t *count, size_t *capacity) {
     const uint8_t *at = program->code;
     const uint8_t *end = program->end;
     uint64_t address = 0;
@@ -743,17 +772,16 @@ static void index_program(const struct program *program, uint32_t program_offset
             uint8_t sub = *c.at;
             if (sub == 1) { // DW_LNE_end_sequence
                 if (sequence_start != UINT64_MAX && address > sequence_start && sequence_start != 0) {
-                    if (table->sequence_count == *capacity) {
-                        size_t grown_capacity = *capacity == 0 ? 1024 : *capacity * 2;
-                        struct sequence *grown = realloc(table->sequences, grown_capacity * sizeof *grown);
+                    if (*count == *capacity) {
+                        size_t grown_capacity = *capacity == 0 ? 64 : *capacity * 2;
+                        struct sequence *grown = realloc(*items, grown_capacity * sizeof *grown);
                         if (grown == NULL) {
                             return;
                         }
-                        table->sequences = grown;
+                        *items = grown;
                         *capacity = grown_capacity;
                     }
-                    table->sequences[table->sequence_count++] =
-                        (struct sequence){sequence_start, address, program_offset, unit};
+                    (*items)[(*count)++] = (struct sequence){sequence_start, address, program_offset, unit};
                 }
                 address = 0;
                 sequence_start = UINT64_MAX;
@@ -805,8 +833,102 @@ static int by_start(const void *left, const void *right) {
     return a->start < b->start ? -1 : (a->start > b->start ? 1 : 0);
 }
 
+static int by_range_start(const void *left, const void *right) {
+    const struct unit_range *a = left, *b = right;
+    return a->start < b->start ? -1 : (a->start > b->start ? 1 : 0);
+}
+
+// Appends unit `index`'s code ranges to the table's (dead code, which the linker left at address
+// 0, is left out): 1 when it has some and all of them could be read, 0 otherwise (nothing is
+// appended then, and the unit's program is indexed when the table is opened).
+static int add_unit_ranges(struct rdiag_line_table *table, size_t index, size_t *capacity) {
+    const struct unit *unit = &table->units[index];
+    size_t before = table->unit_range_count;
+    struct cursor list = {NULL, NULL, 0};
+    uint64_t base = unit->has_low ? unit->low : 0;
+    int single = unit->has_low && unit->has_high;
+    if (unit->version >= 5 || (!single && !unit->has_ranges)) {
+        return 0;
+    }
+    if (!single) {
+        if (unit->ranges >= table->ranges.size) {
+            return 0;
+        }
+        list = (struct cursor){table->ranges.data + unit->ranges, table->ranges.data + table->ranges.size, 0};
+    }
+    for (;;) {
+        uint64_t low, high;
+        if (single) {
+            low = unit->low;
+            high = unit->high_is_address ? unit->high : unit->low + unit->high;
+        } else {
+            low = fixed(&list, 8);
+            high = fixed(&list, 8);
+            if (list.failed) {
+                table->unit_range_count = before;
+                return 0;
+            }
+            if (low == 0 && high == 0) {
+                break;
+            }
+            if (low == UINT64_MAX) {
+                base = high;
+                continue;
+            }
+            low += base;
+            high += base;
+        }
+        if (low != 0 && high > low) {
+            if (table->unit_range_count == *capacity) {
+                size_t grown_capacity = *capacity == 0 ? 1024 : *capacity * 2;
+                struct unit_range *grown = realloc(table->unit_ranges, grown_capacity * sizeof *grown);
+                if (grown == NULL) {
+                    table->unit_range_count = before;
+                    return 0;
+                }
+                table->unit_ranges = grown;
+                *capacity = grown_capacity;
+            }
+            table->unit_ranges[table->unit_range_count++] = (struct unit_range){low, high, (uint32_t)index};
+        }
+        if (single) {
+            break;
+        }
+    }
+    return table->unit_range_count > before;
+}
+
+// The abbreviations of units' first DIEs read_units found last. Units of one object file share a
+// table, and in a Swift debug build most of them (873 of the demo's 1,273 units) share one, where
+// their first DIE's abbreviation is tens of entries down: found once, not once a unit.
+struct abbreviation_cache {
+    struct {
+        uint64_t offset;
+        struct abbreviation abbreviation;
+    } entries[8];
+    size_t used, next;
+};
+
+static int unit_abbreviation(const struct rdiag_line_table *table, struct abbreviation_cache *cache, uint64_t offset,
+                             uint64_t code, struct abbreviation *found) {
+    for (size_t i = 0; i < cache->used; i++) {
+        if (cache->entries[i].offset == offset && cache->entries[i].abbreviation.code == code) {
+            *found = cache->entries[i].abbreviation;
+            return 1;
+        }
+    }
+    if (!abbreviation_at(table, offset, code, found)) {
+        return 0;
+    }
+    size_t slot = cache->used < 8 ? cache->used++ : cache->next++ % 8;
+    cache->entries[slot].offset = offset;
+    cache->entries[slot].abbreviation = *found;
+    return 1;
+}
+
 // Each unit's line program and directory, from its first DIE.
 static void read_units(struct rdiag_line_table *table) {
+    struct abbreviation_cache cache = {0};
     size_t capacity = 0;
     for (uint64_t offset = 0; offset < table->info.size;) {
         struct cursor c;
@@ -820,9 +942,10 @@ static void read_units(struct rdiag_line_table *table) {
         const struct abbreviation *abbreviation = &found;
         if (read_unit_header(table, offset, &header)) {
             struct cursor die = {header.dies, header.end, 0};
-            if (abbreviation_at(table, header.abbrev_offset, uleb(&die), &found) &&
+            if (unit_abbreviation(table, &cache, header.abbrev_offset, uleb(&die), &found) &&
                 (abbreviation->tag == TAG_compile_unit || abbreviation->tag == TAG_partial_unit)) {
-                struct unit unit = {offset, UINT64_MAX, NULL};
+                struct unit unit = {.offset = offset, .program = UINT64_MAX, .directory = NULL};
+                unit.version = header.version;
                 struct cursor spec = {abbreviation->attributes, table->abbrev.data + table->abbrev.size, 0};
                 for (;;) {
                     uint64_t attribute = uleb(&spec);
@@ -841,6 +964,16 @@ static void read_units(struct rdiag_line_table *table) {
                         unit.program = value.number;
                     } else if (attribute == AT_comp_dir && value.string != NULL) {
                         unit.directory = value.string;
+                    } else if (attribute == AT_low_pc && value.known && value.address) {
+                        unit.low = value.number;
+                        unit.has_low = 1;
+                    } else if (attribute == AT_high_pc && value.known && !value.string) {
+                        unit.high = value.number;
+                        unit.high_is_address = value.address;
+                        unit.has_high = 1;
+                    } else if (attribute == AT_ranges && value.known && !value.string) {
+                        unit.ranges = value.number;
+                        unit.has_ranges = 1;
                     }
                 }
                 if (unit.program != UINT64_MAX) {
@@ -912,6 +1045,39 @@ rdiag_line_table *rdiag_line_table_open(const char *path) {
     return table;
 }
 
+int rdiag_image_debug_information(const char *path) {
+    size_t size;
+    const uint8_t *file = rdiag_map_file(path, &size);
+    if (file == NULL) {
+        return -1;
+    }
+    int found = -1;
+    const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)file;
+    const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(file + header->e_shoff);
+    if (memcmp(header->e_ident, ELFMAG, SELFMAG) == 0 && header->e_ident[EI_CLASS] == ELFCLASS64 &&
+        header->e_shentsize == sizeof(ElfW(Shdr)) && header->e_shoff <= size &&
+        (uint64_t)header->e_shnum * sizeof(ElfW(Shdr)) <= size - header->e_shoff && header->e_shstrndx < header->e_shnum) {
+        const ElfW(Shdr) *names = &sections[header->e_shstrndx];
+        if (names->sh_offset <= size && names->sh_size <= size - names->sh_offset) {
+            found = 0;
+            for (size_t i = 0; i < header->e_shnum && found == 0; i++) {
+                if (sections[i].sh_name >= names->sh_size) {
+                    continue;
+                }
+                const char *name = (const char *)file + names->sh_offset + sections[i].sh_name;
+                size_t room = names->sh_size - sections[i].sh_name;
+                if (strnlen(name, room) == room) {
+                    continue;
+                }
+                found = strncmp(name, ".debug_", 7) == 0 || strncmp(name, ".zdebug_", 8) == 0 ||
+                        strcmp(name, ".gnu_debuglink") == 0 || strcmp(name, ".gnu_debugaltlink") == 0;
+            }
+        }
+    }
+    munmap((void *)file, size);
+    return found;
+}
+
 rdiag_line_table *rdiag_line_table_read(const void *bytes, size_t size) {
     if (size < sizeof(ElfW(Ehdr))) {
         return NULL;
@@ -936,26 +1102,36 @@ rdiag_line_table *rdiag_line_table_read(const void *bytes, size_t size) {
     }
     read_units(table);
     qsort(table->units, table->unit_count, sizeof *table->units, by_program);
-    // Every unit's sequences (a program two units share, once).
-    size_t capacity = 0;
+    // A unit whose code ranges are known is indexed on its first lookup (most of the image is
+    // never looked up); the others' sequences now (a program two units share, once).
+    size_t capacity = 0, range_capacity = 0;
     for (size_t i = 0; i < table->unit_count; i++) {
-        if (i > 0 && table->units[i].program == table->units[i - 1].program) {
+        uint64_t offset = table->units[i].program;
+        int shared = (i > 0 && offset == table->units[i - 1].program) ||
+                     (i + 1 < table->unit_count && offset == table->units[i + 1].program);
+        if (i > 0 && offset == table->units[i - 1].program) {
+            continue;
+        }
+        if (offset > UINT32_MAX || (!shared && add_unit_ranges(table, i, &range_capacity))) {
             continue;
         }
         struct program program;
-        if (table->units[i].program > UINT32_MAX || !read_program(table, table->units[i].program, &program)) {
+        if (!read_program(table, offset, &program)) {
             continue;
         }
-        index_program(&program, (uint32_t)table->units[i].program, (uint32_t)i, table, &capacity);
+        index_program(&program, (uint32_t)offset, (uint32_t)i, &table->sequences, &table->sequence_count, &capacity);
     }
     qsort(table->sequences, table->sequence_count, sizeof *table->sequences, by_start);
-    if (table->sequence_count == 0) {
+    qsort(table->unit_ranges, table->unit_range_count, sizeof *table->unit_ranges, by_range_start);
+    if (table->sequence_count == 0 && table->unit_range_count == 0) {
         rdiag_line_table_close(table);
         return NULL;
     }
-    pthread_mutex_init(&table->inlined_lock, NULL);
-    table->inlined = calloc(table->unit_count > 0 ? table->unit_count : 1, sizeof *table->inlined);
-    if (table->inlined == NULL) {
+    pthread_mutex_init(&table->lock, NULL);
+    size_t per_unit = table->unit_count > 0 ? table->unit_count : 1;
+    table->inlined = calloc(per_unit, sizeof *table->inlined);
+    table->unit_sequences = calloc(per_unit, sizeof *table->unit_sequences);
+    if (table->inlined == NULL || table->unit_sequences == NULL) {
         rdiag_line_table_close(table);
         return NULL;
     }
@@ -966,13 +1142,20 @@ void rdiag_line_table_close(rdiag_line_table *table) {
     if (table == NULL) {
         return;
     }
-    if (table->inlined != NULL) {
+    if (table->inlined != NULL || table->unit_sequences != NULL) {
         for (size_t i = 0; i < table->unit_count; i++) {
-            free(table->inlined[i].ranges);
+            if (table->inlined != NULL) {
+                free(table->inlined[i].ranges);
+            }
+            if (table->unit_sequences != NULL) {
+                free(table->unit_sequences[i].items);
+            }
         }
         free(table->inlined);
-        pthread_mutex_destroy(&table->inlined_lock);
+        free(table->unit_sequences);
+        pthread_mutex_destroy(&table->lock);
     }
+    free(table->unit_ranges);
     free(table->sequences);
     free(table->units);
     if (table->owns_file) {
@@ -1299,11 +1482,11 @@ static int outermost_call_site(const struct rdiag_line_table *table, const struc
         return -1;
     }
     struct inlined_set *set = &shared->inlined[unit - table->units];
-    pthread_mutex_lock(&shared->inlined_lock);
+    pthread_mutex_lock(&shared->lock);
     if (set->state == 0) {
         read_inlined(table, unit, set);
     }
-    pthread_mutex_unlock(&shared->inlined_lock);
+    pthread_mutex_unlock(&shared->lock);
     if (set->state < 0) {
         return -1;
     }
@@ -1368,23 +1551,62 @@ int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, cha
     return 1;
 }
 
-// The sequence covering `address`, its unit and its program; 0 when none does.
-static int sequence_of(const rdiag_line_table *table, uint64_t address, const struct unit **unit,
-                       struct program *program) {
-    size_t low = 0, high = table->sequence_count;
+// The last of `count` sequences (sorted by start) that covers `address`, or NULL.
+static const struct sequence *covering(const struct sequence *items, size_t count, uint64_t address) {
+    size_t low = 0, high = count;
     while (low < high) {
         size_t middle = low + (high - low) / 2;
-        if (table->sequences[middle].start <= address) {
+        if (items[middle].start <= address) {
             low = middle + 1;
         } else {
             high = middle;
         }
     }
-    if (low == 0) {
-        return 0;
+    return low > 0 && address < items[low - 1].end ? &items[low - 1] : NULL;
+}
+
+// The sequences of the unit whose code ranges cover `address` (indexed now if this is the
+// unit's first lookup); NULL when no unit's ranges do.
+static const struct unit_sequences *lazy_sequences(const rdiag_line_table *table, uint64_t address) {
+    size_t low = 0, high = table->unit_range_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (table->unit_ranges[middle].start <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
     }
-    const struct sequence *sequence = &table->sequences[low - 1];
-    if (address >= sequence->end || sequence->unit >= table->unit_count) {
+    if (low == 0 || address >= table->unit_ranges[low - 1].end || table->unit_sequences == NULL) {
+        return NULL;
+    }
+    uint32_t index = table->unit_ranges[low - 1].unit;
+    struct rdiag_line_table *shared = (struct rdiag_line_table *)table;
+    struct unit_sequences *sequences = &shared->unit_sequences[index];
+    pthread_mutex_lock(&shared->lock);
+    if (sequences->state == 0) {
+        struct program program;
+        size_t capacity = 0;
+        uint64_t offset = table->units[index].program;
+        if (read_program(table, offset, &program)) {
+            index_program(&program, (uint32_t)offset, index, &sequences->items, &sequences->count, &capacity);
+            qsort(sequences->items, sequences->count, sizeof *sequences->items, by_start);
+        }
+        sequences->state = 1;
+    }
+    pthread_mutex_unlock(&shared->lock);
+    return sequences;
+}
+
+// The sequence covering `address`, its unit and its program; 0 when none does.
+static int sequence_of(const rdiag_line_table *table, uint64_t address, const struct unit **unit,
+                       struct program *program) {
+    const struct sequence *sequence = covering(table->sequences, table->sequence_count, address);
+    if (sequence == NULL) {
+        const struct unit_sequences *lazy = lazy_sequences(table, address);
+        sequence = lazy == NULL ? NULL : covering(lazy->items, lazy->count, address);
+    }
+    if (sequence == NULL || sequence->unit >= table->unit_count) {
         return 0;
     }
     *unit = &table->units[sequence->unit];
@@ -1525,6 +1747,11 @@ int rdiag_line_table_function(const rdiag_line_table *table, uint64_t address, c
     *declaration_line = 0;
     *name_count = 0;
     return 0;
+}
+
+int rdiag_image_debug_information(const char *path) {
+    (void)path;
+    return -1;
 }
 
 void rdiag_line_table_close(rdiag_line_table *table) {

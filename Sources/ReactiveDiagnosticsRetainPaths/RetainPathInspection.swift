@@ -96,7 +96,21 @@ extension RetainPathInspection {
     ) -> [(
         start: UInt, end: UInt, permissions: String, path: String?, image: String?
     )] {
-        MemoryRegions(parsing: maps).regions.map {
+        describe(MemoryRegions(parsing: maps))
+    }
+
+    /// The process's mappings now, as an explanation reads them (reused while `/proc/self/maps`
+    /// reads the same).
+    package static func currentMemoryRegions() -> [(
+        start: UInt, end: UInt, permissions: String, path: String?, image: String?
+    )] {
+        describe(MemoryRegions.current())
+    }
+
+    private static func describe(
+        _ regions: MemoryRegions
+    ) -> [(start: UInt, end: UInt, permissions: String, path: String?, image: String?)] {
+        regions.regions.map {
             (
                 $0.start, $0.end, ($0.readable ? "r" : "-") + ($0.writable ? "w" : "-") + ($0.executable ? "x" : "-"),
                 $0.path, $0.image

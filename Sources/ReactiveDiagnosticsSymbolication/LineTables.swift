@@ -4,8 +4,9 @@ import Foundation
 /// The source lines of the process's images read from their DWARF line programs
 /// (`line_table.c`), one table per image, opened on its first question and kept for the
 /// process: what a failing test needs to be placed at its line, without waiting for
-/// llvm-symbolizer to start (its first answer for a large test binary takes 20–60 ms; a lookup
-/// here takes microseconds once the image's line programs are indexed, a few milliseconds).
+/// llvm-symbolizer to start. Its first answer for a large test binary takes 20–60 ms; opening an
+/// image here reads its units' code ranges (a few milliseconds), a unit's line program is indexed
+/// on the first lookup in its code, and a lookup then takes microseconds.
 ///
 /// An answer is the line llvm-symbolizer's outermost frame gives (``LLVMSymbolizer`` keeps
 /// that one): the line table's row, or the call site of the outermost inlined subroutine. Where
@@ -22,6 +23,7 @@ package final class LineTables: @unchecked Sendable {
 
     private let lock = NSLock()
     private var tables: [String: OpaquePointer?] = [:]
+    private var withoutDebugInformation: [String: Bool] = [:]
 
     package init() {}
 
@@ -97,6 +99,29 @@ package final class LineTables: @unchecked Sendable {
                 return (String(cString: file.baseAddress!), Int(line), Int(column), Int(declaration), list)
             }
         }
+    }
+
+    /// Whether nothing can tell a line of `image`: the file has no debug information and names
+    /// none elsewhere, no separate debug file is installed for its build id, and no debuginfod
+    /// server is configured. llvm-symbolizer then answers every address without a line (at most
+    /// a file name taken from the symbol table's object-file entries), so it is not asked. Cached.
+    ///
+    /// ```swift
+    /// LineTables.shared.hasNoDebugInformation(image: "/usr/lib/swift/linux/libXCTest.so")   // true
+    /// ```
+    package func hasNoDebugInformation(
+        image: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        -> Bool
+    {
+        if let known = lock.withLock({ withoutDebugInformation[image] }) { return known }
+        var none = rdiag_image_debug_information(image) == 0 && (environment["DEBUGINFOD_URLS"] ?? "").isEmpty
+        if none, let id = ELFBuildID.read(path: image), id.count > 2 {
+            let separate = "/usr/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug"
+            none = !FileManager.default.fileExists(atPath: separate)
+        }
+        lock.withLock { withoutDebugInformation[image] = none }
+        return none
     }
 
     /// Whether `image` has line programs this reader can use.

@@ -212,6 +212,16 @@ package final class SourceLineResolver: @unchecked Sendable {
         lock.unlock()
         if readsLineTables {
             missing = missing.compactMap { entry in
+                if LineTables.shared.hasNoDebugInformation(image: entry.image) {
+                    // No line to be had (a library shipped without debug information, such as
+                    // libXCTest): llvm-symbolizer would start only to say so.
+                    lock.withLock {
+                        for offset in entry.offsets {
+                            cache[Key(image: entry.image, returnOffset: offset)] = .some(nil)
+                        }
+                    }
+                    return nil
+                }
                 let left = answerFromLineTables(image: entry.image, offsets: entry.offsets, into: &batch)
                 return left.isEmpty ? nil : (entry.image, left)
             }

@@ -210,6 +210,77 @@ struct LineTableTests {
         return sections
     }
 
+    /// A copy of `image` whose sections named with one of `prefixes` are renamed (their names'
+    /// first byte becomes `_`): without debug information, or without the part the tables read.
+    private static func renamingSections(of image: [UInt8], withPrefixes prefixes: [String]) -> [UInt8] {
+        func integer(_ offset: Int, _ size: Int) -> Int {
+            (0..<size).reduce(0) { $0 | Int(image[offset + $1]) << (8 * $1) }
+        }
+        var copy = image
+        let sectionTable = integer(0x28, 8)
+        let namesOffset = integer(sectionTable + integer(0x3e, 2) * 64 + 0x18, 8)
+        for index in 0..<integer(0x3c, 2) {
+            let nameStart = namesOffset + integer(sectionTable + index * 64, 4)
+            let name = String(decoding: image[nameStart...].prefix { $0 != 0 }, as: UTF8.self)
+            if prefixes.contains(where: name.hasPrefix) {
+                copy[nameStart] = UInt8(ascii: "_")
+            }
+        }
+        return copy
+    }
+
+    /// An image without debug information (a library shipped without it, as libXCTest is) is
+    /// answered at once, without a line and without starting llvm-symbolizer, which could only say
+    /// that; an image whose debug information the tables cannot read is still asked of it.
+    @Test(
+        .enabled(if: SourceLineResolver.automatic(environment: ProcessInfo.processInfo.environment).symbolizer != nil),
+        .enabled(if: (ProcessInfo.processInfo.environment["DEBUGINFOD_URLS"] ?? "").isEmpty))
+    func anImageWithoutDebugInformationIsNotAskedOfLLVMSymbolizer() throws {
+        let (path, ranges) = try Self.codeOfThisExecutable()
+        let symbolizer = try #require(
+            SourceLineResolver.automatic(environment: ProcessInfo.processInfo.environment).symbolizer)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("line-tables-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let stripped = directory.appendingPathComponent("stripped")
+        let unreadable = directory.appendingPathComponent("unreadable")
+        try Data(Self.renamingSections(of: image, withPrefixes: [".debug_", ".zdebug_", ".gnu_debug"])).write(
+            to: stripped)
+        try Data(Self.renamingSections(of: image, withPrefixes: [".debug_line"])).write(to: unreadable)
+        // llvm-symbolizer, leaving a mark of each start.
+        let marks = directory.appendingPathComponent("started")
+        let script = directory.appendingPathComponent("llvm-symbolizer")
+        try Data("#!/bin/sh\necho started >> '\(marks.path)'\nexec '\(symbolizer.path)' \"$@\"\n".utf8).write(
+            to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        func starts() -> Int {
+            ((try? String(contentsOf: marks, encoding: .utf8)) ?? "").split(separator: "\n").count
+        }
+        var offsets: Set<UInt64> = []
+        for range in ranges {
+            offsets.insert(range.lowerBound + 0x40)
+            offsets.insert(range.lowerBound + UInt64(range.count / 2))
+        }
+
+        let tables = LineTables()
+        #expect(tables.hasNoDebugInformation(image: stripped.path, environment: [:]))
+        #expect(!tables.hasNoDebugInformation(image: unreadable.path, environment: [:]))
+        #expect(!tables.hasNoDebugInformation(image: path, environment: [:]))
+        #expect(!tables.hasNoDebugInformation(image: stripped.path + "-missing", environment: [:]))
+        #expect(
+            !LineTables().hasNoDebugInformation(image: stripped.path, environment: ["DEBUGINFOD_URLS": "https://x"]),
+            "a debuginfod server may have what the file lacks")
+
+        let resolver = SourceLineResolver(
+            symbolizer: URL(fileURLWithPath: script.path), timeout: 300, keepsRunning: true)
+        let none = resolver.resolve([stripped.path: offsets])
+        #expect(none.locations.isEmpty && none.failures.isEmpty)
+        #expect(starts() == 0, "no llvm-symbolizer for an image without debug information")
+        _ = resolver.resolve([unreadable.path: offsets])
+        #expect(starts() == 1, "llvm-symbolizer asked what the tables cannot read")
+    }
+
     /// Damaged debug information (bytes overwritten in the line programs, the units, their
     /// abbreviations and range lists; images cut short) is read without a crash or a read past
     /// its end (AddressSanitizer checks that in CI), and every answer names a file.

@@ -28,6 +28,8 @@ struct RunReportsTests {
         #expect(url.path == engine.configuration.resolvedReportPath)
         #expect(try DiagnosticsReport.load(from: url).run.tests.map(\.name) == ["RunReportsTests.first"])
         #expect(RunReports.write(engine) == nil, "nothing changed: not written again")
+        try FileManager.default.removeItem(at: url)
+        #expect(RunReports.write(engine) == url, "the file went: written again, though nothing changed")
 
         let second = engine.beginTest(named: "RunReportsTests.second", serial: false)
         let token = TestIdentity.$current.withValue(second.test) { engine.track(.subscription, label: "late") }

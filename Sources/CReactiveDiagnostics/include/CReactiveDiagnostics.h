@@ -109,9 +109,11 @@ void rdiag_symbol_table_close(rdiag_symbol_table *_Nullable table);
 /// (NULL elsewhere).
 typedef struct rdiag_line_table rdiag_line_table;
 
-/// Reads the line programs of the ELF file at `path` (the sequences they cover, indexed by
-/// address); NULL when it has none this reader can use (no debug information, compressed
-/// sections). The table keeps the file mapped (read-only) until closed.
+/// Opens the line programs of the ELF file at `path`: its units' code ranges, each unit's
+/// program indexed by address on the first lookup in its code (a unit whose ranges its first DIE
+/// does not give, at once); NULL when it has none this reader can use (no debug information,
+/// compressed sections). The table keeps the file mapped (read-only) until closed; lookups may
+/// come from several threads.
 rdiag_line_table *_Nullable rdiag_line_table_open(const char *_Nonnull path);
 
 /// Reads the line programs of an ELF image already in memory (`bytes`, `size` of them, kept alive
@@ -139,6 +141,11 @@ int rdiag_line_table_function(const rdiag_line_table *_Nonnull table, uint64_t a
 
 /// Unmaps the file and frees the table.
 void rdiag_line_table_close(rdiag_line_table *_Nullable table);
+
+/// Whether the ELF file at `path` carries debug information or names a file that does: 1 when
+/// it has a `.debug_*` or `.zdebug_*` section, or a `.gnu_debuglink` or `.gnu_debugaltlink`;
+/// 0 when it has none of them; -1 when it cannot be read (and always elsewhere than Linux).
+int rdiag_image_debug_information(const char *_Nonnull path);
 
 /// Describes the loaded image containing `address`: its absolute path, its load bias
 /// (subtract it from an address to get the offset llvm-symbolizer expects) and, when
@@ -220,7 +227,7 @@ extern int rdiag_ticks_are_tsc;
 /// Nanoseconds per tick of `rdiag_ticks` (1 when its ticks are nanoseconds).
 extern double rdiag_nanoseconds_per_tick;
 
-/// Calibrates the uptime clock if it is not yet (once per process: about 2 ms), so that
+/// Calibrates the uptime clock if it is not yet (once per process: about 0.25 ms), so that
 /// `rdiag_ticks` reads the same counter from then on. Call before the first `rdiag_ticks`.
 void rdiag_ticks_prepare(void);
 
@@ -548,6 +555,14 @@ size_t rdiag_chunk_usable_size(uintptr_t header);
 size_t rdiag_covering_chunks(const uintptr_t *_Nonnull words, size_t word_count, uintptr_t window, uintptr_t address,
                              uintptr_t from, uintptr_t lowest, uintptr_t *_Nonnull starts, size_t capacity,
                              uintptr_t *_Nonnull resume);
+
+/// One line of `/proc/PID/maps` (`start-end perms offset dev inode [path]`, `length` bytes
+/// without its newline): 1 with the mapping's bounds, its permissions (1 readable, 2 writable,
+/// 4 executable) and where its path starts in the line and how long it is (0 without one,
+/// trailing blanks left out); 0 when the line is not one. heap.c.
+int rdiag_maps_parse_line(const uint8_t *_Nonnull line, size_t length, uint64_t *_Nonnull start,
+                          uint64_t *_Nonnull end, int *_Nonnull permissions, size_t *_Nonnull path_start,
+                          size_t *_Nonnull path_length);
 
 #ifdef __cplusplus
 }

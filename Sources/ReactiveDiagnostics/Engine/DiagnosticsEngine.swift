@@ -66,6 +66,9 @@ public final class DiagnosticsEngine: Sendable {
     let tests = LockedValue(TestLog())
     let fingerprints = LockedValue([FingerprintKey: String]())
     let journal = LockedValue<CrashJournal?>(nil)
+    /// The report this engine last wrote to its configured path, and that path: what
+    /// ``writeReportIfChanged()`` compares with instead of reading the file back.
+    let lastWrittenReport = LockedValue<(path: String, report: DiagnosticsReport)?>(nil)
     /// Second stacks that explain leaks, by allocation site (see ``explainLeaks(of:label:allocatedAt:by:role:)``).
     let leakRelations = LockedValue([LeakSite: LeakRelation]())
     /// Operators' inner subscriptions of the open tests, by allocation stack (see

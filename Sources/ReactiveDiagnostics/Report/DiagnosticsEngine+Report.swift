@@ -24,6 +24,7 @@ extension DiagnosticsEngine {
         let url = URL(fileURLWithPath: path ?? configured)
         try ReportFileWriter.write(report.encoded(), to: url)
         if path == nil || path == configured {
+            lastWrittenReport.withLock { $0 = (configured, report) }
             // The report now holds everything the crash journal did.
             journal.withLock { $0 }?.discard()
         }
@@ -42,12 +43,23 @@ extension DiagnosticsEngine {
     @discardableResult
     public func writeReportIfChanged() throws -> URL? {
         let configured = configuration
-        let url = URL(fileURLWithPath: configured.resolvedReportPath)
+        let path = configured.resolvedReportPath
+        let url = URL(fileURLWithPath: path)
         let report = makeReport()
-        if let existing = try? DiagnosticsReport.load(from: url), RunReports.isCurrent(existing, comparedWith: report) {
+        // What this engine wrote last is compared in memory (the file read back and decoded cost
+        // a few milliseconds at the exit of every run); a file it did not write, read back.
+        if let written = lastWrittenReport.withLock({ $0 }), written.path == path {
+            if RunReports.isCurrent(written.report, comparedWith: report), FileManager.default.fileExists(atPath: path)
+            {
+                return nil
+            }
+        } else if let existing = try? DiagnosticsReport.load(from: url),
+            RunReports.isCurrent(existing, comparedWith: report)
+        {
             return nil
         }
         try ReportFileWriter.write(report.encoded(), to: url)
+        lastWrittenReport.withLock { $0 = (path, report) }
         journal.withLock { $0 }?.discard()
         if configured.printsSummary {
             StandardError.write(ReportSummary.text(for: report, path: url.path))

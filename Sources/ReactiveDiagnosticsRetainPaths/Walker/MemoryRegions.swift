@@ -1,4 +1,6 @@
+import CReactiveDiagnostics
 import Foundation
+import _ReactiveDiagnosticsSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -39,11 +41,21 @@ struct MemoryRegions: Sendable {
         guard let text = readProcFile("/proc/self/maps") else {
             return MemoryRegions(regions: [], isKnown: false)
         }
-        return MemoryRegions(parsing: text)
+        // The mappings of the last explanation, when nothing was mapped or unmapped since: a
+        // checkpoint's explanations, and the next test's, often read the same text.
+        if let last = lastRead.withLock({ $0 }), last.text == text {
+            return last.regions
+        }
+        let regions = MemoryRegions(parsing: text)
+        lastRead.withLock { $0 = (text, regions) }
+        return regions
         #else
         return MemoryRegions(regions: [], isKnown: false)
         #endif
     }
+
+    /// The text `current()` read last and what it parsed to (one copy, replaced each time).
+    private static let lastRead = LockedValue<(text: [UInt8], regions: MemoryRegions)?>(nil)
 
     #if os(Linux) || os(Android)
     /// Reads a `/proc` file to its end (they report a size of 0, so readers that trust the
@@ -92,65 +104,38 @@ struct MemoryRegions: Sendable {
         self.init(regions: regions, isKnown: !regions.isEmpty)
     }
 
-    /// One line, `text[from..<to]`; `previous` is the mapping before it.
+    /// One line, `text[from..<to]`; `previous` is the mapping before it. The line is read in C
+    /// (`rdiag_maps_parse_line`): byte by byte in a debug build's Swift it took milliseconds per
+    /// explanation. A path is decoded once for the consecutive mappings of one file.
     private static func region(
         in text: UnsafeBufferPointer<UInt8>, from: Int, to end: Int, after previous: Region?
     ) -> Region? {
-        var position = from
-        func skipSpaces() {
-            while position < end && text[position] == UInt8(ascii: " ") { position += 1 }
-        }
-        func hex() -> UInt? {
-            var value: UInt = 0
-            let first = position
-            while position < end {
-                let byte = text[position]
-                let digit: UInt
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt(byte - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt(byte - UInt8(ascii: "A") + 10)
-                default: return position > first ? value : nil
-                }
-                value = value &* 16 &+ digit
-                position += 1
+        var start: UInt64 = 0
+        var stop: UInt64 = 0
+        var permissions: Int32 = 0
+        var pathStart = 0
+        var pathLength = 0
+        guard
+            rdiag_maps_parse_line(
+                text.baseAddress! + from, end - from, &start, &stop, &permissions, &pathStart, &pathLength) == 1
+        else { return nil }
+        var file: String?
+        if pathLength > 0 {
+            let bytes = UnsafeBufferPointer(rebasing: text[(from + pathStart)..<(from + pathStart + pathLength)])
+            if let known = previous?.path, known.utf8.count == pathLength, known.utf8.elementsEqual(bytes) {
+                file = known
+            } else {
+                file = String(decoding: bytes, as: UTF8.self)
             }
-            return position > first ? value : nil
         }
-        /// Skips one field and the spaces after it; false when the line ended first.
-        func skipField() -> Bool {
-            while position < end && text[position] != UInt8(ascii: " ") { position += 1 }
-            guard position < end else { return false }
-            skipSpaces()
-            return true
-        }
-        skipSpaces()
-        guard let start = hex(), position < end, text[position] == UInt8(ascii: "-") else { return nil }
-        position += 1
-        guard let stop = hex(), position < end, text[position] == UInt8(ascii: " ") else { return nil }
-        skipSpaces()
-        guard end - position >= 3 else { return nil }
-        let readable = text[position] == UInt8(ascii: "r")
-        let writable = text[position + 1] == UInt8(ascii: "w")
-        let executable = text[position + 2] == UInt8(ascii: "x")
-        // perms, offset, dev: each followed by more; the inode may end the line.
-        guard skipField(), skipField(), skipField() else { return nil }
-        while position < end && text[position] != UInt8(ascii: " ") { position += 1 }
-        skipSpaces()
-        var last = end
-        while last > position && (text[last - 1] == UInt8(ascii: " ") || text[last - 1] == UInt8(ascii: "\t")) {
-            last -= 1
-        }
-        let file =
-            last > position
-            ? String(decoding: UnsafeBufferPointer(rebasing: text[position..<last]), as: UTF8.self) : nil
+        let writable = permissions & 2 != 0
         var image = file?.hasPrefix("/") == true ? file : nil
-        if file == nil, let previous, previous.end == start, previous.writable, previous.isFileBacked {
+        if file == nil, let previous, previous.end == UInt(start), previous.writable, previous.isFileBacked {
             image = previous.path
         }
         return Region(
-            start: start, end: stop, readable: readable, writable: writable, executable: executable, path: file,
-            image: image)
+            start: UInt(start), end: UInt(stop), readable: permissions & 1 != 0, writable: writable,
+            executable: permissions & 4 != 0, path: file, image: image)
     }
 
     /// The mapping containing `address`.

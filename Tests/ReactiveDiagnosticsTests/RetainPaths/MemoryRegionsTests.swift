@@ -45,5 +45,23 @@ struct MemoryRegionsTests {
         }
         #expect(regions.count > 20)
     }
+
+    /// The mappings an explanation reads are reused only while the process maps nothing new:
+    /// a mapping made since, or gone since, is seen.
+    @Test func aMappingMadeOrRemovedSinceIsSeen() throws {
+        func covering(_ address: UInt) -> String? {
+            RetainPathInspection.currentMemoryRegions().first { $0.start <= address && address < $0.end }?.permissions
+        }
+        _ = RetainPathInspection.currentMemoryRegions()
+        let size = 1 << 20
+        let mapping = try #require(
+            mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
+        let address = UInt(bitPattern: mapping)
+        #expect(covering(address) == "r--")
+        #expect(mprotect(mapping, size, PROT_READ | PROT_WRITE) == 0)
+        #expect(covering(address) == "rw-")
+        munmap(mapping, size)
+        #expect(covering(address) != "rw-", "unmapped: no longer a writable mapping there")
+    }
     #endif
 }
