@@ -36,6 +36,71 @@ static int by_start(const void *left, const void *right) {
     return a->size < b->size ? 1 : (a->size > b->size ? -1 : 0);
 }
 
+// Sorts `count` symbols as `by_start` orders them (by start, the larger first at one start): a
+// radix sort, 11 bits a pass, only over the bits that differ. glibc's `qsort` calls `by_start`
+// through a pointer for every comparison, and this runs in the test process's debug build (no
+// optimization): 0.8 ms of the 1.4 ms it took to open the demo's test binary. Falls back to
+// `qsort` when the buffer cannot be allocated.
+static void sort_symbols(struct rdiag_function_symbol *symbols, size_t count) {
+    if (count < 2) {
+        return;
+    }
+    struct rdiag_function_symbol *buffer = malloc(count * sizeof *buffer);
+    if (buffer == NULL) {
+        qsort(symbols, count, sizeof *symbols, by_start);
+        return;
+    }
+    uint64_t starts_differ = 0, sizes_differ = 0;
+    for (size_t i = 1; i < count; i++) {
+        starts_differ |= symbols[i].start ^ symbols[0].start;
+        sizes_differ |= (uint64_t)(symbols[i].size ^ symbols[0].size);
+    }
+    // Least significant first: the sizes (descending) below, then the starts (ascending), each
+    // pass stable, so that equal starts keep the sizes' order.
+    struct radix_pass {
+        int is_size;
+        int shift;
+    } passes[12];
+    int pass_count = 0;
+    for (int shift = 0; shift < 32; shift += 11) {
+        if ((sizes_differ >> shift) & 0x7ff) {
+            passes[pass_count++] = (struct radix_pass){1, shift};
+        }
+    }
+    for (int shift = 0; shift < 64; shift += 11) {
+        if ((starts_differ >> shift) & 0x7ff) {
+            passes[pass_count++] = (struct radix_pass){0, shift};
+        }
+    }
+    struct rdiag_function_symbol *from = symbols, *to = buffer;
+    size_t counts[2048];
+    for (int p = 0; p < pass_count; p++) {
+        int is_size = passes[p].is_size, shift = passes[p].shift;
+        memset(counts, 0, sizeof counts);
+        for (size_t i = 0; i < count; i++) {
+            uint64_t key = is_size ? (uint64_t)(0xffffffffu - from[i].size) : from[i].start;
+            counts[(key >> shift) & 0x7ff]++;
+        }
+        size_t total = 0;
+        for (size_t digit = 0; digit < 2048; digit++) {
+            size_t here = counts[digit];
+            counts[digit] = total;
+            total += here;
+        }
+        for (size_t i = 0; i < count; i++) {
+            uint64_t key = is_size ? (uint64_t)(0xffffffffu - from[i].size) : from[i].start;
+            to[counts[(key >> shift) & 0x7ff]++] = from[i];
+        }
+        struct rdiag_function_symbol *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != symbols) {
+        memcpy(symbols, from, count * sizeof *symbols);
+    }
+    free(buffer);
+}
+
 static int in_file(const struct rdiag_symbol_table *table, uint64_t offset, uint64_t size) {
     return offset <= table->file_size && size <= table->file_size - offset;
 }
@@ -119,7 +184,7 @@ rdiag_symbol_table *rdiag_symbol_table_open(const char *path) {
         table->symbols_bytes = bytes;
         table->count =
             read_section(table, sections, section_count, type, table->symbols, &table->strings, &table->strings_size);
-        qsort(table->symbols, table->count, sizeof(struct rdiag_function_symbol), by_start);
+        sort_symbols(table->symbols, table->count);
         mprotect(table->symbols, bytes, PROT_READ);
     }
     // The symbol entries were read once and are copied: their pages are given back (clean pages
