@@ -15,6 +15,7 @@
 
 #include "CReactiveDiagnostics.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,26 @@ struct inlined_set {
     struct inlined_range *ranges;
     size_t count;
 };
+
+// How many of `count` entries, `stride` bytes apart and sorted by the address each begins with
+// (its first field), begin at or before `address`: the last of them is the one that may cover it.
+static size_t at_or_before(const void *entries, size_t count, size_t stride, uint64_t address) {
+    size_t low = 0, high = count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        uint64_t start;
+        memcpy(&start, (const uint8_t *)entries + middle * stride, sizeof start);
+        if (start <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low;
+}
+_Static_assert(offsetof(struct sequence, start) == 0, "at_or_before reads a sequence's start first");
+_Static_assert(offsetof(struct unit_range, start) == 0, "at_or_before reads a unit range's start first");
+_Static_assert(offsetof(struct inlined_range, low) == 0, "at_or_before reads an inlined range's low first");
 
 // The readers below run for every byte of what is read, in the test process's debug build: clang
 // inlines them there too only when told to.
@@ -838,65 +859,8 @@ static int by_range_start(const void *left, const void *right) {
     return a->start < b->start ? -1 : (a->start > b->start ? 1 : 0);
 }
 
-// Appends unit `index`'s code ranges to the table's (dead code, which the linker left at address
-// 0, is left out): 1 when it has some and all of them could be read, 0 otherwise (nothing is
-// appended then, and the unit's program is indexed when the table is opened).
-static int add_unit_ranges(struct rdiag_line_table *table, size_t index, size_t *capacity) {
-    const struct unit *unit = &table->units[index];
-    size_t before = table->unit_range_count;
-    struct cursor list = {NULL, NULL, 0};
-    uint64_t base = unit->has_low ? unit->low : 0;
-    int single = unit->has_low && unit->has_high;
-    if (unit->version >= 5 || (!single && !unit->has_ranges)) {
-        return 0;
-    }
-    if (!single) {
-        if (unit->ranges >= table->ranges.size) {
-            return 0;
-        }
-        list = (struct cursor){table->ranges.data + unit->ranges, table->ranges.data + table->ranges.size, 0};
-    }
-    for (;;) {
-        uint64_t low, high;
-        if (single) {
-            low = unit->low;
-            high = unit->high_is_address ? unit->high : unit->low + unit->high;
-        } else {
-            low = fixed(&list, 8);
-            high = fixed(&list, 8);
-            if (list.failed) {
-                table->unit_range_count = before;
-                return 0;
-            }
-            if (low == 0 && high == 0) {
-                break;
-            }
-            if (low == UINT64_MAX) {
-                base = high;
-                continue;
-            }
-            low += base;
-            high += base;
-        }
-        if (low != 0 && high > low) {
-            if (table->unit_range_count == *capacity) {
-                size_t grown_capacity = *capacity == 0 ? 1024 : *capacity * 2;
-                struct unit_range *grown = realloc(table->unit_ranges, grown_capacity * sizeof *grown);
-                if (grown == NULL) {
-                    table->unit_range_count = before;
-                    return 0;
-                }
-                table->unit_ranges = grown;
-                *capacity = grown_capacity;
-            }
-            table->unit_ranges[table->unit_range_count++] = (struct unit_range){low, high, (uint32_t)index};
-        }
-        if (single) {
-            break;
-        }
-    }
-    return table->unit_range_count > before;
-}
+// Appends unit `index`'s code ranges to the table's (after the DIE range iterator, below).
+static int add_unit_ranges(struct rdiag_line_table *table, size_t index, size_t *capacity);
 
 // The abbreviations of units' first DIEs read_units found last. Units of one object file share a
 // table, and in a Swift debug build most of them (873 of the demo's 1,273 units) share one, where
@@ -993,16 +957,38 @@ static void read_units(struct rdiag_line_table *table) {
     }
 }
 
+// The section headers of the 64-bit little-endian ELF image `file` (`size` bytes) in `*sections`,
+// and the one holding their names in `*names`: how many there are, 0 when the image is no such
+// ELF file or its headers or names do not fit in it.
+static size_t elf_sections(const uint8_t *file, size_t size, const ElfW(Shdr) **sections, const ElfW(Shdr) **names) {
+    const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)file;
+    if (size < sizeof(ElfW(Ehdr)) || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 ||
+        header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_ident[EI_DATA] != ELFDATA2LSB ||
+        header->e_shentsize != sizeof(ElfW(Shdr)) || header->e_shoff > size ||
+        (uint64_t)header->e_shnum * sizeof(ElfW(Shdr)) > size - header->e_shoff || header->e_shstrndx >= header->e_shnum) {
+        return 0;
+    }
+    *sections = (const ElfW(Shdr) *)(file + header->e_shoff);
+    *names = &(*sections)[header->e_shstrndx];
+    if ((*names)->sh_offset > size || (*names)->sh_size > size - (*names)->sh_offset) {
+        return 0;
+    }
+    return header->e_shnum;
+}
+
+// The NUL-terminated name of `section`, read from `names`; NULL when it does not fit there.
+static const char *section_name(const uint8_t *file, const ElfW(Shdr) *names, const ElfW(Shdr) *section) {
+    if (section->sh_name >= names->sh_size) {
+        return NULL;
+    }
+    const char *name = (const char *)file + names->sh_offset + section->sh_name;
+    size_t room = names->sh_size - section->sh_name;
+    return strnlen(name, room) < room ? name : NULL;
+}
+
 static void read_sections(struct rdiag_line_table *table) {
-    const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)table->file;
-    const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(table->file + header->e_shoff);
-    if (header->e_shstrndx >= header->e_shnum) {
-        return;
-    }
-    const ElfW(Shdr) *names = &sections[header->e_shstrndx];
-    if (!in_file(table, names->sh_offset, names->sh_size)) {
-        return;
-    }
+    const ElfW(Shdr) *sections, *names;
+    size_t count = elf_sections(table->file, table->file_size, &sections, &names);
     struct {
         const char *name;
         struct section *section;
@@ -1010,16 +996,15 @@ static void read_sections(struct rdiag_line_table *table) {
         {".debug_line", &table->line}, {".debug_info", &table->info}, {".debug_abbrev", &table->abbrev},
         {".debug_str", &table->str}, {".debug_line_str", &table->line_str}, {".debug_ranges", &table->ranges},
     };
-    for (size_t i = 0; i < header->e_shnum; i++) {
+    for (size_t i = 0; i < count; i++) {
         const ElfW(Shdr) *section = &sections[i];
-        if (section->sh_name >= names->sh_size || section->sh_type == SHT_NOBITS ||
-            (section->sh_flags & SHF_COMPRESSED) != 0 || !in_file(table, section->sh_offset, section->sh_size)) {
+        const char *name = section_name(table->file, names, section);
+        if (name == NULL || section->sh_type == SHT_NOBITS || (section->sh_flags & SHF_COMPRESSED) != 0 ||
+            !in_file(table, section->sh_offset, section->sh_size)) {
             continue;
         }
-        const char *name = (const char *)table->file + names->sh_offset + section->sh_name;
-        size_t room = names->sh_size - section->sh_name;
         for (size_t j = 0; j < sizeof wanted / sizeof wanted[0]; j++) {
-            if (strnlen(name, room) < room && strcmp(name, wanted[j].name) == 0) {
+            if (strcmp(name, wanted[j].name) == 0) {
                 wanted[j].section->data = table->file + section->sh_offset;
                 wanted[j].section->size = section->sh_size;
             }
@@ -1051,50 +1036,25 @@ int rdiag_image_debug_information(const char *path) {
     if (file == NULL) {
         return -1;
     }
-    int found = -1;
-    const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)file;
-    const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(file + header->e_shoff);
-    if (memcmp(header->e_ident, ELFMAG, SELFMAG) == 0 && header->e_ident[EI_CLASS] == ELFCLASS64 &&
-        header->e_shentsize == sizeof(ElfW(Shdr)) && header->e_shoff <= size &&
-        (uint64_t)header->e_shnum * sizeof(ElfW(Shdr)) <= size - header->e_shoff && header->e_shstrndx < header->e_shnum) {
-        const ElfW(Shdr) *names = &sections[header->e_shstrndx];
-        if (names->sh_offset <= size && names->sh_size <= size - names->sh_offset) {
-            found = 0;
-            for (size_t i = 0; i < header->e_shnum && found == 0; i++) {
-                if (sections[i].sh_name >= names->sh_size) {
-                    continue;
-                }
-                const char *name = (const char *)file + names->sh_offset + sections[i].sh_name;
-                size_t room = names->sh_size - sections[i].sh_name;
-                if (strnlen(name, room) == room) {
-                    continue;
-                }
-                found = strncmp(name, ".debug_", 7) == 0 || strncmp(name, ".zdebug_", 8) == 0 ||
-                        strcmp(name, ".gnu_debuglink") == 0 || strcmp(name, ".gnu_debugaltlink") == 0;
-            }
-        }
+    const ElfW(Shdr) *sections, *names;
+    size_t count = elf_sections(file, size, &sections, &names);
+    int found = count > 0 ? 0 : -1;
+    for (size_t i = 0; i < count && found == 0; i++) {
+        const char *name = section_name(file, names, &sections[i]);
+        found = name != NULL && (strncmp(name, ".debug_", 7) == 0 || strncmp(name, ".zdebug_", 8) == 0 ||
+                                 strcmp(name, ".gnu_debuglink") == 0 || strcmp(name, ".gnu_debugaltlink") == 0);
     }
     munmap((void *)file, size);
     return found;
 }
 
 rdiag_line_table *rdiag_line_table_read(const void *bytes, size_t size) {
-    if (size < sizeof(ElfW(Ehdr))) {
-        return NULL;
-    }
     struct rdiag_line_table *table = calloc(1, sizeof(*table));
     if (table == NULL) {
         return NULL;
     }
     table->file = bytes;
     table->file_size = size;
-    const ElfW(Ehdr) *header = bytes;
-    if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
-        header->e_ident[EI_DATA] != ELFDATA2LSB || header->e_shentsize != sizeof(ElfW(Shdr)) ||
-        !in_file(table, header->e_shoff, (uint64_t)header->e_shnum * sizeof(ElfW(Shdr)))) {
-        rdiag_line_table_close(table);
-        return NULL;
-    }
     read_sections(table);
     if (table->line.data == NULL || table->info.data == NULL || table->abbrev.data == NULL) {
         rdiag_line_table_close(table);
@@ -1338,10 +1298,12 @@ struct die_ranges {
     int done;
 };
 
-// Starts reading the ranges of `die`: 0 when there is none to read, -1 when they cannot be read
-// here (a DWARF 5 range list, an index this reader does not read), 1 otherwise.
-static int begin_ranges(const struct die_walk *walk, const struct die *die, struct die_ranges *ranges) {
-    *ranges = (struct die_ranges){die, {NULL, NULL, 0}, walk->base, 0};
+// Starts reading the ranges of `die` (a DIE of a unit of DWARF `version` whose base address is
+// `base`; range lists in `list`): 0 when there is none to read, -1 when they cannot be read here
+// (a DWARF 5 range list, an index this reader does not read), 1 otherwise.
+static int start_ranges(const struct section *list, int version, uint64_t base, const struct die *die,
+                        struct die_ranges *ranges) {
+    *ranges = (struct die_ranges){die, {NULL, NULL, 0}, base, 0};
     if (die->uncertain) {
         return -1;
     }
@@ -1351,12 +1313,16 @@ static int begin_ranges(const struct die_walk *walk, const struct die *die, stru
     if (!die->has_ranges) {
         return 0;
     }
-    const struct section *list = &walk->table->ranges;
-    if (walk->header.version >= 5 || die->ranges >= list->size) {
+    if (version >= 5 || die->ranges >= list->size) {
         return -1;
     }
     ranges->list = (struct cursor){list->data + die->ranges, list->data + list->size, 0};
     return 1;
+}
+
+// Starts reading the ranges of a DIE of the walk's unit (see `start_ranges`).
+static int begin_ranges(const struct die_walk *walk, const struct die *die, struct die_ranges *ranges) {
+    return start_ranges(&walk->table->ranges, walk->header.version, walk->base, die, ranges);
 }
 
 // The next range [low, high): 1 with it, 0 after the last, -1 when the list is cut short.
@@ -1389,6 +1355,51 @@ static int next_range(struct die_ranges *ranges, uint64_t *low, uint64_t *high) 
         *high = ranges->base + end;
         return 1;
     }
+}
+
+// Appends unit `index`'s code ranges, from its first DIE, to the table's (dead code, which the
+// linker left at address 0, is left out): 1 when it has some and all of them could be read, 0
+// otherwise (nothing is appended then, and the unit's program is indexed when the table is
+// opened). Only a unit of DWARF 4 or earlier.
+static int add_unit_ranges(struct rdiag_line_table *table, size_t index, size_t *capacity) {
+    const struct unit *unit = &table->units[index];
+    struct die first = {0};
+    first.has_low = unit->has_low;
+    first.has_high = unit->has_high;
+    first.high_is_address = unit->high_is_address;
+    first.has_ranges = unit->has_ranges;
+    first.low = unit->low;
+    first.high = unit->high;
+    first.ranges = unit->ranges;
+    struct die_ranges ranges;
+    if (unit->version >= 5 ||
+        start_ranges(&table->ranges, unit->version, unit->has_low ? unit->low : 0, &first, &ranges) <= 0) {
+        return 0;
+    }
+    size_t before = table->unit_range_count;
+    uint64_t low, high;
+    int found;
+    while ((found = next_range(&ranges, &low, &high)) > 0) {
+        if (low == 0 || high <= low) {
+            continue;
+        }
+        if (table->unit_range_count == *capacity) {
+            size_t grown_capacity = *capacity == 0 ? 1024 : *capacity * 2;
+            struct unit_range *grown = realloc(table->unit_ranges, grown_capacity * sizeof *grown);
+            if (grown == NULL) {
+                found = -1;
+                break;
+            }
+            table->unit_ranges = grown;
+            *capacity = grown_capacity;
+        }
+        table->unit_ranges[table->unit_range_count++] = (struct unit_range){low, high, (uint32_t)index};
+    }
+    if (found < 0) {
+        table->unit_range_count = before;
+        return 0;
+    }
+    return table->unit_range_count > before;
 }
 
 // Whether the DIE's code covers `address`: 1, 0, or -1 when its ranges cannot be read here.
@@ -1491,15 +1502,7 @@ static int outermost_call_site(const struct rdiag_line_table *table, const struc
         return -1;
     }
     // The last range starting at or before the address (the outermost ones do not overlap).
-    size_t low = 0, high = set->count;
-    while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        if (set->ranges[middle].low <= address) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
+    size_t low = at_or_before(set->ranges, set->count, sizeof *set->ranges, address);
     if (low == 0 || address >= set->ranges[low - 1].high) {
         return 0;
     }
@@ -1553,30 +1556,14 @@ int rdiag_line_table_lookup(const rdiag_line_table *table, uint64_t address, cha
 
 // The last of `count` sequences (sorted by start) that covers `address`, or NULL.
 static const struct sequence *covering(const struct sequence *items, size_t count, uint64_t address) {
-    size_t low = 0, high = count;
-    while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        if (items[middle].start <= address) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
+    size_t low = at_or_before(items, count, sizeof *items, address);
     return low > 0 && address < items[low - 1].end ? &items[low - 1] : NULL;
 }
 
 // The sequences of the unit whose code ranges cover `address` (indexed now if this is the
 // unit's first lookup); NULL when no unit's ranges do.
 static const struct unit_sequences *lazy_sequences(const rdiag_line_table *table, uint64_t address) {
-    size_t low = 0, high = table->unit_range_count;
-    while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        if (table->unit_ranges[middle].start <= address) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
+    size_t low = at_or_before(table->unit_ranges, table->unit_range_count, sizeof *table->unit_ranges, address);
     if (low == 0 || address >= table->unit_ranges[low - 1].end || table->unit_sequences == NULL) {
         return NULL;
     }

@@ -109,13 +109,11 @@ package final class LineTables: @unchecked Sendable {
     /// ```swift
     /// LineTables.shared.hasNoDebugInformation(image: "/usr/lib/swift/linux/libXCTest.so")   // true
     /// ```
-    package func hasNoDebugInformation(
-        image: String, environment: [String: String] = ProcessInfo.processInfo.environment
-    )
-        -> Bool
-    {
+    package func hasNoDebugInformation(image: String, environment: [String: String]? = nil) -> Bool {
         if let known = lock.withLock({ withoutDebugInformation[image] }) { return known }
-        var none = rdiag_image_debug_information(image) == 0 && (environment["DEBUGINFOD_URLS"] ?? "").isEmpty
+        // The process's environment is read here, once an image, not at every question.
+        let debuginfod = (environment ?? ProcessInfo.processInfo.environment)["DEBUGINFOD_URLS"] ?? ""
+        var none = rdiag_image_debug_information(image) == 0 && debuginfod.isEmpty
         if none, let id = ELFBuildID.read(path: image), id.count > 2 {
             let separate = "/usr/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug"
             none = !FileManager.default.fileExists(atPath: separate)

@@ -18,8 +18,7 @@ struct UptimeClockTests {
 
     @Test func advancesWithDispatchsUptime() {
         let start = (ours: rdiag_uptime_nanoseconds(), dispatch: DispatchTime.now().uptimeNanoseconds)
-        var spin = 0
-        while DispatchTime.now().uptimeNanoseconds - start.dispatch < 5_000_000 { spin &+= 1 }
+        Self.spin(until: start.dispatch + 5_000_000)
         let end = (ours: rdiag_uptime_nanoseconds(), dispatch: DispatchTime.now().uptimeNanoseconds)
         let ours = Double(end.ours - start.ours)
         let dispatch = Double(end.dispatch - start.dispatch)
@@ -34,8 +33,7 @@ struct UptimeClockTests {
         var errors: [Double] = []
         for _ in 0..<3 {
             let start = (ticks: rdiag_ticks(), dispatch: DispatchTime.now().uptimeNanoseconds)
-            var spin = 0
-            while DispatchTime.now().uptimeNanoseconds - start.dispatch < 20_000_000 { spin &+= 1 }
+            Self.spin(until: start.dispatch + 20_000_000)
             let end = (ticks: rdiag_ticks(), dispatch: DispatchTime.now().uptimeNanoseconds)
             let ours = rdiag_ticks_to_nanoseconds(end.ticks - start.ticks)
             let dispatch = Double(end.dispatch - start.dispatch)
@@ -43,5 +41,10 @@ struct UptimeClockTests {
             if errors.last! < 0.001 { break }
         }
         #expect(errors.min()! < 0.001, "relative errors \(errors)")
+    }
+
+    /// Keeps the thread busy until Dispatch's uptime reaches `deadline` (nanoseconds).
+    private static func spin(until deadline: UInt64) {
+        while DispatchTime.now().uptimeNanoseconds < deadline {}
     }
 }
