@@ -72,27 +72,34 @@ import Synchronization
 
     /// Samples recorded.
     public var count: Int {
-        (0..<Self.bucketCount).reduce(0) { $0 + buckets.load($1) }
+        var total = 0
+        for index in 0..<Self.bucketCount {
+            total += buckets.load(index)
+        }
+        return total
     }
 
     /// A summary with percentiles and the non-empty buckets.
     public func summary() -> LatencySummary {
-        let count = self.count
-        guard count > 0 else { return LatencySummary() }
-        var nonEmpty: [HistogramBucket] = []
+        // One pass over the buckets: the count is what this pass saw, so the percentiles and
+        // the count agree while other threads record.
         var counts: [(Int, Int)] = []
+        var total = 0
         for index in 0..<Self.bucketCount {
             let bucketCount = buckets.load(index)
             if bucketCount > 0 {
                 counts.append((index, bucketCount))
-                nonEmpty.append(
-                    HistogramBucket(
-                        lowerNanos: Self.lowerBound(ofBucket: index),
-                        upperNanos: index + 1 < Self.bucketCount ? Self.lowerBound(ofBucket: index + 1) : UInt64.max,
-                        count: bucketCount))
+                total += bucketCount
             }
         }
-        let total = counts.reduce(0) { $0 + $1.1 }
+        guard total > 0 else { return LatencySummary() }
+        let count = total
+        let nonEmpty = counts.map { index, bucketCount in
+            HistogramBucket(
+                lowerNanos: Self.lowerBound(ofBucket: index),
+                upperNanos: index + 1 < Self.bucketCount ? Self.lowerBound(ofBucket: index + 1) : UInt64.max,
+                count: bucketCount)
+        }
         let minimum = UInt64(max(totals.minimum(Self.minimum), 0))
         let maximum = UInt64(max(totals.maximum(Self.maximum), 0))
         func percentile(_ fraction: Double) -> UInt64 {

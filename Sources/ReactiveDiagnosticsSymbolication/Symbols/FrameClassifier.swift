@@ -112,8 +112,8 @@ package final class FrameClassifier: Sendable {
     /// (freestanding), `fMm_` (member) or `fMe_` (extension) expansion markers.
     package static func isMacroExpansion(_ symbol: String) -> Bool {
         symbol.hasPrefix("$s")
-            && (symbol.contains("fMp_") || symbol.contains("fMf_") || symbol.contains("fMm_")
-                || symbol.contains("fMe_"))
+            && (contains(symbol, "fMp_") || contains(symbol, "fMf_") || contains(symbol, "fMm_")
+                || contains(symbol, "fMe_"))
     }
 
     package static func isOwnCSymbol(_ symbol: String) -> Bool {
@@ -130,18 +130,13 @@ package final class FrameClassifier: Sendable {
             || function.hasPrefix("merged ") && isGlue(String(function.dropFirst(7)))
     }
 
-    /// Whether `text` contains `word`, byte by byte (Foundation's `contains` bridges to
-    /// `NSString` for each frame of each stack).
-    package static func contains(_ text: String, _ word: StaticString) -> Bool {
-        let needle = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard let first = needle.first else { return true }
-        let utf8 = text.utf8
-        var index = utf8.startIndex
-        while let start = utf8[index...].firstIndex(of: first) {
-            if utf8[start...].starts(with: needle) { return true }
-            index = utf8.index(after: start)
-        }
-        return false
+    /// Whether `text` contains `word`: the C library's `strstr` over the string's own bytes
+    /// (Foundation's `contains` bridges to `NSString` for each frame of each stack, and a
+    /// byte loop over a `String.UTF8View` goes through generic collection code, several
+    /// microseconds a frame in a debug build: the top of every stack is checked for glue each
+    /// time a stack is named).
+    package static func contains(_ text: String, _ word: String) -> Bool {
+        text.withCString { haystack in word.withCString { strstr(haystack, $0) != nil } }
     }
 
     /// The module a demangled Swift name belongs to, or `nil` for C symbols and unknown shapes.
@@ -319,29 +314,22 @@ extension FrameClassifier {
     /// compiler glue among them): what a stack drops so that its first frame is the code that
     /// called the library. A stack made only of the library's frames is kept whole (0).
     package static func ownLeadingFrameCount(_ frames: [(function: String?, category: FrameCategory)]) -> Int {
+        // One pass: glue frames are dropped with the library's frame that follows them, so the
+        // count only moves past a run of glue when an own frame ends it.
         var dropped = 0
-        while dropped < frames.count {
-            let frame = frames[dropped]
-            let isGlue = frame.function.map(isGlue) ?? false
-            if frame.category == .diagnostics || (isGlue && nextNonGlueIsOwn(frames, after: dropped)) {
-                dropped += 1
+        var index = 0
+        while index < frames.count {
+            let frame = frames[index]
+            if frame.category == .diagnostics {
+                index += 1
+                dropped = index
+            } else if let function = frame.function, isGlue(function) {
+                index += 1
             } else {
                 break
             }
         }
         return dropped == frames.count ? 0 : dropped
-    }
-
-    private static func nextNonGlueIsOwn(
-        _ frames: [(function: String?, category: FrameCategory)], after index: Int
-    )
-        -> Bool
-    {
-        for frame in frames[(index + 1)...] {
-            if let function = frame.function, isGlue(function) { continue }
-            return frame.category == .diagnostics
-        }
-        return false
     }
 
     /// The modules SwiftPM generates for a test binary, folded like frameworks: `Name.xctest`
