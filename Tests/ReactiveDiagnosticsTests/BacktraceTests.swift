@@ -74,12 +74,14 @@ struct BacktraceTests {
     }
 
     @Test func symbolsAreCachedByAddress() {
+        // A symbolizer of its own: the shared one's cache grows with the tests running beside this.
+        let symbolizer = Symbolizer()
         let address = StackCapture.captureAddresses(depth: 1)[0]
-        let first = Symbolizer.shared.symbolize(address)
-        let before = Symbolizer.shared.cachedCount
-        let second = Symbolizer.shared.symbolize(address)
+        let first = symbolizer.symbolize(address)
+        let before = symbolizer.cachedCount
+        let second = symbolizer.symbolize(address)
         #expect(first == second)
-        #expect(Symbolizer.shared.cachedCount == before)
+        #expect(symbolizer.cachedCount == before)
     }
 
     @Test func demanglesSwiftAndCxx() {
@@ -149,6 +151,40 @@ struct BacktraceTests {
             #expect(!ReportFrame(address: "0x1", function: name).isCompilerGlue, "\(name)")
         }
         #expect(FrameClassifier.contains("a thunk", "thunk") && !FrameClassifier.contains("thun", "thunk"))
+    }
+
+    /// The library's frames at the top of a stack go, with the compiler glue between them; glue
+    /// that leads to the user's frame stays with it.
+    @Test func ownLeadingFramesAreDroppedWithTheGlueAmongThem() {
+        typealias Frame = (function: String?, category: FrameCategory)
+        let own: Frame = ("ReactiveDiagnostics.StackCapture.capture() -> ()", .diagnostics)
+        let glue: Frame = ("reabstraction thunk helper from @escaping () -> () to @escaping () -> ()", .system)
+        let user: Frame = ("App.Model.load() -> ()", .user)
+        #expect(FrameClassifier.ownLeadingFrameCount([own, glue, own, user]) == 3)
+        #expect(FrameClassifier.ownLeadingFrameCount([own, glue, glue, user]) == 1)
+        #expect(FrameClassifier.ownLeadingFrameCount([glue, own, user]) == 2)
+        #expect(FrameClassifier.ownLeadingFrameCount([glue, user]) == 0)
+        #expect(FrameClassifier.ownLeadingFrameCount([own, glue]) == 1)
+        #expect(FrameClassifier.ownLeadingFrameCount([own, own]) == 0, "a stack of the library's frames alone is kept")
+        #expect(FrameClassifier.ownLeadingFrameCount([]) == 0)
+    }
+
+    /// A checkpoint names a leak's stacks on another thread while it walks the heap, and a
+    /// recorded finding's for the report: what the warm-up named, the presentation then finds
+    /// in the symbolizer's cache.
+    @Test func aWarmedUpStackIsNamedAheadOnAnotherThread() throws {
+        let symbolizer = Symbolizer()
+        let engine = DiagnosticsEngine(
+            configuration: Configuration(), symbolizer: symbolizer, sourceLineResolver: .shared)
+        let stack = engine.captureAllocationStack()
+        let addresses = Set(engine.stacks.addresses(of: stack))
+        #expect(symbolizer.cachedCount == 0)
+        let group = try #require(engine.warmUp([stack, .none], linesOf: [.user]))
+        group.wait()
+        #expect(symbolizer.cachedCount == addresses.count)
+        #expect(engine.symbolize(stack).contains(function: "aWarmedUpStackIsNamedAheadOnAnotherThread"))
+        #expect(symbolizer.cachedCount == addresses.count, "named from the cache")
+        #expect(engine.warmUp([.none], linesOf: [.user]) == nil, "nothing to name")
     }
 
     @Test func classifierKnowsOwnFrameworkAndUserModules() {

@@ -22,6 +22,7 @@ extension DiagnosticsEngine {
         }
         StreamMisuseHook.testOpened(in: self)
         reclaimQuietLanes()
+        prepareToNameStacks()
         return TestCheckpoint(
             test: test, epoch: ledger.advanceEpoch(), findingIndex: findingStore.count, isSerial: serial)
     }
@@ -285,9 +286,18 @@ extension DiagnosticsEngine {
         let explaining = decided.filter { !$0.isAccepted }.compactMap { decided in
             explainedStage(of: decided.chain.sites, tokens: leaks.tokens)
         }
+        // Where the findings point is found on another thread while the heap is walked for why.
+        let naming =
+            explaining.isEmpty
+            ? nil
+            : warmUp(
+                decided.filter { !$0.isAccepted }.flatMap { decided in
+                    decided.chain.sites.flatMap { [$0.stack, relations[$0]?.stack ?? .none] }
+                }, linesOf: [.user])
         let explained = Dictionary(
             zip(explaining, explainRetention(ofSites: explaining.map { leaks.tokens[$0] ?? [] })),
             uniquingKeysWith: { first, _ in first })
+        naming?.wait()
         for (chain, stageFingerprints, isAccepted) in decided {
             // Told for the downstream stage; explained by the most downstream stage that has an anchor.
             let site = chain.representative

@@ -52,6 +52,13 @@ extension DiagnosticsEngine {
             let resolver = sourceLineResolver
             Thread.detachNewThread { WorkInFlight.asOwnWork { resolver.warmUp() } }
         }
+        if let finding, policy != .ignore, configuration.writesReport {
+            // What the report will show of it, named while the tests go on.
+            _ = warmUp(
+                [finding.allocationStack, finding.eventStack, finding.relatedStack]
+                    + finding.chain.map(\.allocationStack),
+                linesOf: Self.resolvedCategories)
+        }
         return (finding, policy == .trap)
     }
 
