@@ -122,6 +122,17 @@ struct BacktraceTests {
             ),
             ("_dispatch_worker_thread", nil),
             ("swift::runJobInEstablishedExecutorContext(swift::Job*)", nil),
+            // Shapes at the edges of the rule (read byte by byte in C since 2026-11-29).
+            ("  static App.Model.make() -> App.Model", "App"),
+            ("default argument 0 of App.f(x: Swift.Int) -> ()", "App"),
+            ("protocol conformance descriptor for App.Model : Swift.Equatable in App", "App"),
+            ("(extension in Lib", nil),
+            ("closure #1", nil),
+            ("generic specialization <Swift.Int of App.f<A>(A) -> ()", nil),
+            ("$s3Foo", "Foo"),
+            ("Café.Menu.price() -> Swift.Int", "Café"),
+            (".hidden", nil),
+            ("", nil),
         ] as [(String, String?)])
     func moduleIsReadFromDemangledNames(name: String, module: String?) {
         #expect(FrameClassifier.module(ofDemangled: name) == module)

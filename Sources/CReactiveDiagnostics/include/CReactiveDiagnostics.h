@@ -556,6 +556,12 @@ size_t rdiag_covering_chunks(const uintptr_t *_Nonnull words, size_t word_count,
                              uintptr_t from, uintptr_t lowest, uintptr_t *_Nonnull starts, size_t capacity,
                              uintptr_t *_Nonnull resume);
 
+/// The module a demangled Swift name belongs to (`name`, `length` bytes, no NUL needed): 1 with
+/// where it starts in `name` and how long it is, 0 for C symbols and unknown shapes. The rule of
+/// FrameClassifier.module(ofDemangled:), which documents it. demangled_module.c.
+int rdiag_module_of_demangled(const char *_Nonnull name, size_t length, size_t *_Nonnull module_start,
+                              size_t *_Nonnull module_length);
+
 /// One line of `/proc/PID/maps` (`start-end perms offset dev inode [path]`, `length` bytes
 /// without its newline): 1 with the mapping's bounds, its permissions (1 readable, 2 writable,
 /// 4 executable) and where its path starts in the line and how long it is (0 without one,

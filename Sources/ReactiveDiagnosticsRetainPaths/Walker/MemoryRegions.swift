@@ -102,10 +102,15 @@ struct MemoryRegions: Sendable {
     init(parsing bytes: [UInt8]) {
         var regions: [Region] = []
         bytes.withUnsafeBufferPointer { text in
+            guard let base = text.baseAddress else { return }
             var position = 0
             while position < text.count {
-                var end = position
-                while end < text.count && text[end] != UInt8(ascii: "\n") { end += 1 }
+                // The line's end found by memchr: a byte loop here ran over every byte of the
+                // text in a debug build's Swift.
+                var end = text.count
+                if let newline = memchr(base + position, 0x0a, text.count - position) {
+                    end = UnsafePointer(newline.assumingMemoryBound(to: UInt8.self)) - base
+                }
                 if let region = Self.region(in: text, from: position, to: end, after: regions.last) {
                     regions.append(region)
                 }
@@ -133,7 +138,7 @@ struct MemoryRegions: Sendable {
         var file: String?
         if pathLength > 0 {
             let bytes = UnsafeBufferPointer(rebasing: text[(from + pathStart)..<(from + pathStart + pathLength)])
-            if let known = previous?.path, known.utf8.count == pathLength, known.utf8.elementsEqual(bytes) {
+            if let known = previous?.path, Self.equals(known, bytes) {
                 file = known
             } else {
                 file = String(decoding: bytes, as: UTF8.self)
@@ -147,6 +152,14 @@ struct MemoryRegions: Sendable {
         return Region(
             start: UInt(start), end: UInt(stop), readable: permissions & 1 != 0, writable: writable,
             executable: permissions & 4 != 0, path: file, image: image)
+    }
+
+    /// Whether `text` is `bytes`, compared with `memcmp`.
+    private static func equals(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.utf8.count == bytes.count
+            && text.withCString { text in
+                bytes.count == 0 || memcmp(text, bytes.baseAddress!, bytes.count) == 0
+            }
     }
 
     /// The mapping containing `address`.
