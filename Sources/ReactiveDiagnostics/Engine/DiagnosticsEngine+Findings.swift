@@ -47,17 +47,11 @@ extension DiagnosticsEngine {
                 suppressedBy: policy == .ignore ? "policy:ignore" : nil)
         }
         if finding != nil, policy != .ignore, configuration.resolvesSourceLines, sourceLineResolver.claimWarmUp() {
-            // The process's first finding: llvm-symbolizer starts now, while the test goes on,
-            // rather than when the finding is shown. The library's own work, never in flight.
+            // The process's first finding where no test began (``prepareToNameStacks()`` claims
+            // this when one does): the binary's line tables are read now, while the code goes
+            // on, rather than when the finding is shown. The library's own work, never in flight.
             let resolver = sourceLineResolver
             Thread.detachNewThread { WorkInFlight.asOwnWork { resolver.warmUp() } }
-        }
-        if let finding, policy != .ignore, configuration.writesReport {
-            // What the report will show of it, named while the tests go on.
-            _ = warmUp(
-                [finding.allocationStack, finding.eventStack, finding.relatedStack]
-                    + finding.chain.map(\.allocationStack),
-                linesOf: Self.resolvedCategories)
         }
         return (finding, policy == .trap)
     }

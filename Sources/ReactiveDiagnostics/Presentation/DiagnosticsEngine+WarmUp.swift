@@ -28,19 +28,31 @@ extension DiagnosticsEngine {
         label: "ReactiveDiagnostics.warm-up", qos: .userInitiated)
 
     /// Names `stacks` (each frame's symbol, and whose code it is) and resolves the lines of
-    /// their frames of `categories` on another thread, into the caches that the presentation of
-    /// a finding and the report read.
+    /// their frames of `categories`, into the caches that the presentation of a finding and the
+    /// report read. Blocks while it works: the crash journal calls it on its own queue, once it
+    /// has written a finding's stacks named, so that the report at the end of the run finds
+    /// them with their lines rather than reading every file's debug information then.
+    func nameAhead(_ stacks: [StackID], linesOf categories: Set<FrameCategory>) {
+        var table = StackTable(engine: self)
+        let named = Set(stacks.compactMap { table.reference($0) })
+        guard !named.isEmpty, configuration.resolvesSourceLines, !categories.isEmpty else { return }
+        // The question the presentation and the report ask, so that their answers are cached.
+        var report = DiagnosticsReport(
+            run: RunInfo(processName: "", processID: 0, startTime: startDate, endTime: startDate),
+            stacks: table.stacks, images: table.images)
+        _ = report.fillSourceLines(
+            with: sourceLineResolver, stacks: named, categories: categories, verifyBuildIDs: false)
+    }
+
+    /// ``nameAhead(_:linesOf:)`` on another thread, as the library's own work; `nil` when there
+    /// is nothing to name.
     ///
-    /// Two uses. A leak's explanation has two independent halves: where (its stacks named, their
-    /// lines found, its fingerprint) and why (a walk of the heap for what holds it); the
-    /// checkpoint starts the first here before it walks the heap, and waits on the returned
-    /// group before it presents the findings. And a recorded finding's stacks are named here
-    /// with the lines the report gives them, while the tests go on, rather than all at the end
-    /// of the run. On a machine with a second core that work costs the tests nothing but the
-    /// walk; in a debug build the first finding of a process pays for opening the binary's
-    /// symbol and line tables, and each new source file for reading its debug information.
-    /// Without a second core the work is the same, done in another order. `nil` when there is
-    /// nothing to name.
+    /// A leak's explanation has two independent halves: where (its stacks named, their lines
+    /// found, its fingerprint) and why (a walk of the heap for what holds it). The checkpoint
+    /// starts the first here before it walks the heap and waits on the returned group before it
+    /// presents the findings: on a machine with a second core the first half then costs the
+    /// test nothing beyond the walk (in a debug build, each new source file's debug information
+    /// is read on its first line). Without a second core the work is the same, in another order.
     ///
     /// ```swift
     /// let naming = warmUp(sites.map(\.stack), linesOf: [.user])
@@ -52,18 +64,7 @@ extension DiagnosticsEngine {
         guard !wanted.isEmpty else { return nil }
         let group = DispatchGroup()
         Self.warmUpQueue.async(group: group) { [self] in
-            WorkInFlight.asOwnWork {
-                var table = StackTable(engine: self)
-                let named = Set(wanted.compactMap { table.reference($0) })
-                guard configuration.resolvesSourceLines, !categories.isEmpty else { return }
-                // The question the presentation and the report ask, so that their answers are
-                // the cached ones.
-                var report = DiagnosticsReport(
-                    run: RunInfo(processName: "", processID: 0, startTime: startDate, endTime: startDate),
-                    stacks: table.stacks, images: table.images)
-                _ = report.fillSourceLines(
-                    with: sourceLineResolver, stacks: named, categories: categories, verifyBuildIDs: false)
-            }
+            WorkInFlight.asOwnWork { nameAhead(wanted, linesOf: categories) }
         }
         return group
     }

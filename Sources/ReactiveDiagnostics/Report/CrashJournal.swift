@@ -113,6 +113,8 @@ final class CrashJournal: FindingObserver, Sendable {
                 append(.update(FindingUpdate(id: finding.id, fingerprint: fingerprint)), to: &state)
             }
         }
+        // Their lines too, while the tests go on: the report at the end finds them cached.
+        engine.nameAhead(wanted, linesOf: DiagnosticsEngine.resolvedCategories)
     }
 
     /// How many stacks and images the table held before an entry added some.
