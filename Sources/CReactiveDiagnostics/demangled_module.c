@@ -143,7 +143,6 @@ static const char *const prefixes[] = {
     "default argument ",
     "thunk for ",
     "reabstraction thunk helper ",
-    "dispatch thunk of ",
     "method descriptor for ",
     "nominal type descriptor for ",
     "{T:",

@@ -93,7 +93,6 @@ import Synchronization
             }
         }
         guard total > 0 else { return LatencySummary() }
-        let count = total
         let nonEmpty = counts.map { index, bucketCount in
             HistogramBucket(
                 lowerNanos: Self.lowerBound(ofBucket: index),
@@ -117,8 +116,8 @@ import Synchronization
             return maximum
         }
         return LatencySummary(
-            count: count, minNanos: minimum, maxNanos: maximum,
-            meanNanos: Double(totals.sum(Self.sum)) / Double(count),
+            count: total, minNanos: minimum, maxNanos: maximum,
+            meanNanos: Double(totals.sum(Self.sum)) / Double(total),
             p50Nanos: percentile(0.5), p90Nanos: percentile(0.9), p99Nanos: percentile(0.99), buckets: nonEmpty)
     }
 }

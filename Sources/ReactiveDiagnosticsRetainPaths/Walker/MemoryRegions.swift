@@ -43,7 +43,9 @@ struct MemoryRegions: Sendable {
         }
         // The mappings of the last explanation, when nothing was mapped or unmapped since: a
         // checkpoint's explanations, and the next test's, often read the same text.
-        if let last = lastRead.withLock({ $0 }), sameBytes(last.text, text) {
+        if let last = lastRead.withLock({ $0 }),
+            last.text.withUnsafeBytes({ last in text.withUnsafeBytes { sameBytes(last, $0) } })
+        {
             return last.regions
         }
         let regions = MemoryRegions(parsing: text)
@@ -57,15 +59,11 @@ struct MemoryRegions: Sendable {
     /// The text `current()` read last and what it parsed to (one copy, replaced each time).
     private static let lastRead = LockedValue<(text: [UInt8], regions: MemoryRegions)?>(nil)
 
-    /// `memcmp` (`==` on two arrays compares element by element through generic code: half a
-    /// millisecond for a long maps text in a debug build).
-    private static func sameBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
-        left.count == right.count
-            && left.withUnsafeBytes { left in
-                right.withUnsafeBytes { right in
-                    left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-                }
-            }
+    /// Whether two byte ranges hold the same bytes, by `memcmp` (`==` on arrays, or
+    /// `elementsEqual`, compares element by element through generic code: half a millisecond
+    /// for a long maps text in a debug build).
+    private static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+        left.count == right.count && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
     }
 
     #if os(Linux) || os(Android)
@@ -138,7 +136,9 @@ struct MemoryRegions: Sendable {
         var file: String?
         if pathLength > 0 {
             let bytes = UnsafeBufferPointer(rebasing: text[(from + pathStart)..<(from + pathStart + pathLength)])
-            if let known = previous?.path, Self.equals(known, bytes) {
+            if var known = previous?.path,
+                known.withUTF8({ sameBytes(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(bytes)) })
+            {
                 file = known
             } else {
                 file = String(decoding: bytes, as: UTF8.self)
@@ -152,14 +152,6 @@ struct MemoryRegions: Sendable {
         return Region(
             start: UInt(start), end: UInt(stop), readable: permissions & 1 != 0, writable: writable,
             executable: permissions & 4 != 0, path: file, image: image)
-    }
-
-    /// Whether `text` is `bytes`, compared with `memcmp`.
-    private static func equals(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.utf8.count == bytes.count
-            && text.withCString { text in
-                bytes.count == 0 || memcmp(text, bytes.baseAddress!, bytes.count) == 0
-            }
     }
 
     /// The mapping containing `address`.
