@@ -65,6 +65,46 @@ struct ResourceLedgerTests {
         #expect(ledger.liveResources(test: second).count == 2)
     }
 
+    /// A checkpoint of a test with nothing alive scans no slot: the per-test counts say so. They
+    /// may only overstate (another test sharing the counts, a resource of the test alive on any
+    /// thread), never hide a live resource.
+    @Test func aTestWithNothingAliveIsToldWithoutAScanAndALiveOneNeverHides() {
+        let ledger = ResourceLedger()
+        let test = TestIdentity(name: "LedgerTests.counted")
+        let other = TestIdentity(name: "LedgerTests.counted.other")
+        #expect(!ledger.mayHaveLive(test: test))
+        let kept = ledger.register(kind: .subscription, label: label, stack: .none, test: test)
+        let ended = ledger.register(kind: .timer, label: label, stack: .none, test: test)
+        #expect(ledger.mayHaveLive(test: test))
+        ledger.unregister(ended)
+        #expect(ledger.mayHaveLive(test: test) && ledger.liveResources(test: test).map(\.token) == [kept])
+        ledger.unregister(kept)
+        #expect(!ledger.mayHaveLive(test: test) && ledger.liveResources(test: test).isEmpty)
+
+        // Registered on other threads, ended on others again: the counts still balance.
+        let tokens = LockedValue<[ResourceToken]>([])
+        onThreads(4) { _ in
+            for _ in 0..<200 {
+                let token = ledger.register(kind: .subscription, label: self.label, stack: .none, test: test)
+                tokens.withLock { $0.append(token) }
+            }
+        }
+        #expect(ledger.mayHaveLive(test: test) && ledger.liveResources(test: test).count == 800)
+        let all = tokens.withLock { $0 }
+        onThreads(4) { index in
+            for token in all[(index * 200)..<((index + 1) * 200)] { ledger.unregister(token) }
+        }
+        #expect(!ledger.mayHaveLive(test: test))
+
+        // A test whose counts another test's live resource shares is scanned, and answered right.
+        let sharing = TestIdentity(rawValue: test.rawValue &+ UInt32(64))
+        let theirs = ledger.register(kind: .subscription, label: label, stack: .none, test: sharing)
+        #expect(ledger.mayHaveLive(test: test) && ledger.liveResources(test: test).isEmpty)
+        ledger.unregister(theirs)
+        _ = ledger.register(kind: .subscription, label: label, stack: .none, test: other)
+        #expect(ledger.liveResources(test: other).count == 1)
+    }
+
     @Test func statisticsGroupLiveResourcesBySiteAndLabel() {
         let ledger = ResourceLedger()
         let interner = StackInterner()

@@ -155,8 +155,10 @@ struct SchedulerProbeTests {
         #expect(action.stack == madeAt && action.test == test && !action.isFinished)
         let live = engine.ledger.liveResources(test: test)
         #expect(live.count == 1 && live.first?.stack == madeAt && live.first?.kind == .scheduledAction)
+        #expect(engine.ledger.mayHaveLive(test: test), "a pending action of a probe keeps a checkpoint scanning")
         action.run()
         #expect(runs == 1 && action.isFinished && engine.ledger.liveResources(test: test).isEmpty)
+        #expect(!engine.ledger.mayHaveLive(test: test))
         #expect(probe.summary().executed == 1 && probe.summary().pending == 0)
     }
 

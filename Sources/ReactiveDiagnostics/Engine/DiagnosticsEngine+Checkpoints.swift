@@ -1,3 +1,4 @@
+import CReactiveDiagnostics
 import Foundation
 import ReactiveDiagnosticsReport
 import Synchronization
@@ -247,7 +248,7 @@ extension DiagnosticsEngine {
     /// else two leaking tests ending together would each wait out the other's settle time.
     private func wait(_ duration: Duration) {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        if Thread.isMainThread {
+        if rdiag_is_process_main_thread() != 0 {
             // Let the main run loop (and the main queue it drains) make progress meanwhile: the
             // test's own work may run here, so this is not the library's own.
             RunLoop.current.run(until: Date(timeIntervalSinceNow: seconds))
@@ -260,7 +261,7 @@ extension DiagnosticsEngine {
     /// not all run within `timeout` (the main thread is busy).
     @discardableResult
     private func drainMainQueue(timeout: Duration) -> Bool {
-        if Thread.isMainThread {
+        if rdiag_is_process_main_thread() != 0 {
             RunLoop.current.run(until: Date())
             return true
         }
@@ -273,7 +274,9 @@ extension DiagnosticsEngine {
     /// label, stack), with the stages of one chain folded into one finding (``LeakChains``).
     /// A leak the baseline accepts is recorded suppressed, and not explained.
     private func recordLeaks(of checkpoint: TestCheckpoint) {
-        let leaks = LeakSites(liveResources(of: checkpoint))
+        let live = liveResources(of: checkpoint)
+        guard !live.isEmpty else { return }
+        let leaks = LeakSites(live)
         let relations = leaks.order.isEmpty ? [:] : leakRelations.withLock { $0 }
         let chains = leakChains(of: leaks.order)
         let accepted = configuration.acceptedFindings

@@ -193,9 +193,7 @@ enum StreamMisuseHook {
     }
 
     static func tell(_ event: rdiag_stream_event) {
-        for engine in HookedEngines.engines(for: .streams) where engine.recordStreamMisuse(event) {
-            return
-        }
+        HookedEngines.first(for: .streams) { $0.recordStreamMisuse(event) }
     }
 
     /// `AsyncStream<Int>`, `AsyncThrowingStream<Data, any Error>`, `CheckedContinuation<Int, Never>`:

@@ -61,7 +61,7 @@ extension DiagnosticsEngine {
             TrackedTasks.Entry(
                 task: UInt(bitPattern: task), token: token, test: test, label: label, stack: stack,
                 detached: detached, context: context.map { UInt(bitPattern: $0) } ?? 0,
-                startedOnMainThread: Thread.isMainThread))
+                startedOnMainThread: rdiag_is_process_main_thread() != 0))
         if trackedTasks.claimSweep() {
             sweepCompletedTasks()
         }
@@ -268,10 +268,7 @@ enum TaskCreationHook {
     }
 
     static func taskStarted(_ task: UnsafeMutableRawPointer, detached: Bool, context: UnsafeMutableRawPointer?) {
-        for engine in HookedEngines.engines(for: .tasks)
-        where engine.followTask(task, detached: detached, context: context) {
-            return
-        }
+        HookedEngines.first(for: .tasks) { $0.followTask(task, detached: detached, context: context) }
     }
 }
 

@@ -67,4 +67,23 @@ final class AtomicCounters: @unchecked Sendable {
     func store(_ index: Int, _ value: Int) {
         storage[index].store(value, ordering: .relaxed)
     }
+
+    /// Stores `value` so that a reader that loads it with ``loadAcquiring(_:)`` sees what the
+    /// storing thread wrote before.
+    @inline(__always)
+    func storeReleasing(_ index: Int, _ value: Int) {
+        storage[index].store(value, ordering: .releasing)
+    }
+
+    /// Adds `delta`, publishing what the adding thread wrote before (see ``loadAcquiring(_:)``).
+    @inline(__always)
+    func addReleasing(_ index: Int, _ delta: Int) {
+        storage[index].wrappingAdd(delta, ordering: .releasing)
+    }
+
+    /// Loads counter `index`, seeing what the thread that stored or added it wrote before.
+    @inline(__always)
+    func loadAcquiring(_ index: Int) -> Int {
+        storage[index].load(ordering: .acquiring)
+    }
 }

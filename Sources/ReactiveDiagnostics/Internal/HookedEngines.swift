@@ -40,10 +40,16 @@ enum HookedEngines {
         }
     }
 
-    /// The live engines told of the events of `hooks` (called outside every lock of theirs).
-    static func engines(for hooks: Hooks) -> [DiagnosticsEngine] {
-        entries.withLock { entries in
-            entries.compactMap { $0.hooks.isSuperset(of: hooks) ? $0.engine : nil }
+    /// Tells the live engines of the events of `hooks`, in the order they registered, until
+    /// `take` returns `true` (the engine took the event). Called once per event a hook sees, so
+    /// it allocates nothing: the list is read under the lock (a reference to its storage), the
+    /// engines are told outside it.
+    static func first(for hooks: Hooks, where take: (DiagnosticsEngine) -> Bool) {
+        let snapshot = entries.withLock { $0 }
+        for entry in snapshot where entry.hooks.isSuperset(of: hooks) {
+            if let engine = entry.engine, take(engine) {
+                return
+            }
         }
     }
 }

@@ -57,6 +57,16 @@ struct LedgerState: Equatable {
 /// thread writes. Ended slots are reclaimed for reuse in sweeps, amortized O(1).
 struct LedgerShard: ~Copyable {
     static let chunkBits = 10
+    /// Tests share per-test counts by their id's low bits: a test whose bucket another test's
+    /// live resources also count is only scanned for, never missed.
+    static let testBuckets = 64
+
+    /// The bucket of the per-test counts that `test` (a ``TestIdentity`` raw value) uses.
+    @inline(__always)
+    static func testBucket(_ test: UInt32) -> Int {
+        Int(test) & (testBuckets - 1)
+    }
+
     static let chunkSize = 1 << chunkBits
 
     var mutex = pthread_mutex_t()
@@ -78,6 +88,12 @@ struct LedgerShard: ~Copyable {
     let endedSeen: UnsafeMutablePointer<Int>
     /// Per kind, by any thread: resources ended.
     let ended: AtomicCounters
+    /// Per test bucket (``testBucket(_:)``): resources registered, written under the mutex
+    /// (a store, read without it), and resources ended, by any thread. A bucket whose ended
+    /// count equals its registered count in every shard has nothing alive, so a test's
+    /// checkpoint need not scan the slots (see ``ResourceLedger/mayHaveLive(test:)``).
+    let registeredByTest: AtomicCounters
+    let endedByTest: AtomicCounters
     /// Objects held for resources of this shard (``ResourceLedger/hold(_:object:pool:)``).
     var held: [HeldEntry] = []
     /// Released held objects kept for reuse (``ResourceLedger/recycle(_:keeping:)``), one list
@@ -98,6 +114,8 @@ struct LedgerShard: ~Copyable {
         endedSeen = .allocate(capacity: ResourceKind.maximumCount)
         endedSeen.initialize(repeating: 0, count: ResourceKind.maximumCount)
         ended = AtomicCounters(count: ResourceKind.maximumCount, isolated: true)
+        registeredByTest = AtomicCounters(count: Self.testBuckets, isolated: true)
+        endedByTest = AtomicCounters(count: Self.testBuckets, isolated: true)
         free = .allocate(capacity: 64)
     }
 
@@ -195,8 +213,11 @@ struct LedgerShard: ~Copyable {
         return used
     }
 
-    /// Counts a registration of `kind` and raises its peak if it may have been passed.
-    mutating func noteRegistered(_ kind: Int) {
+    /// Counts a registration of `kind` for `test` and raises its peak if it may have been passed.
+    mutating func noteRegistered(_ kind: Int, test: UInt32) {
+        let bucket = Self.testBucket(test)
+        // Only this shard's mutex holder writes it: a store, published before the slot is.
+        registeredByTest.storeReleasing(bucket, registeredByTest.load(bucket) + 1)
         registered[kind] += 1
         if registered[kind] - endedSeen[kind] > peak[kind] {
             endedSeen[kind] = ended.load(kind)

@@ -60,7 +60,11 @@ final class LivenessProbes: Sendable {
         // Loading a weak reference makes a temporary strong one; releasing it can be the last
         // release and run a deinit (user code), so the references are read outside the lock.
         let snapshot = state.withLock { $0 }
-        let gone = snapshot.filter { $0.value.object == nil }.map(\.key)
+        var gone: [ResourceToken] = []
+        for (token, probe) in snapshot where probe.object == nil {
+            gone.append(token)
+        }
+        guard !gone.isEmpty else { return [] }
         let count = state.withLock { probes in
             for token in gone {
                 probes.removeValue(forKey: token)

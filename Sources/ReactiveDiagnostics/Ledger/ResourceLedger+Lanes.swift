@@ -7,6 +7,10 @@ import _ReactiveDiagnosticsSupport
 protocol ExternalResourceSource: AnyObject, Sendable {
     /// Registered, ended and the most alive at once, of `kind`.
     func counts(of kind: ResourceKind) -> LaneCounts
+
+    /// Whether a resource of the source may be alive: `false` only when none is (read so that
+    /// one ended while reading is never taken for a live one's end).
+    func mayHaveLive() -> Bool
 }
 
 /// What keeps resources of a ledger outside its slots, asked for the live ones by its queries.

@@ -147,7 +147,7 @@ import Darwin
         slot.pointee.epoch = epoch
         slot.pointee.state.store(
             LedgerState(generation: generation, kind: kind.index, phase: LedgerState.live).raw, ordering: .releasing)
-        shard.noteRegistered(Int(kind.index))
+        shard.noteRegistered(Int(kind.index), test: test.rawValue)
         return ResourceToken(shard: shardIndex, index: index, generation: generation)
     }
 
@@ -164,11 +164,16 @@ import Darwin
         guard let slot = slot(of: token) else { return false }
         var current = LedgerState(raw: slot.pointee.state.load(ordering: .acquiring))
         while current.phase == LedgerState.live && current.generation == token.generation {
+            // Read after the state that published it: while the exchange below can succeed
+            // the slot is this resource's (a slot is reused only once ended).
+            let test = slot.pointee.test
             let (exchanged, original) = slot.pointee.state.compareExchange(
                 expected: current.raw, desired: current.with(phase: LedgerState.ended).raw,
                 ordering: .acquiringAndReleasing)
             if exchanged {
-                shard(token.shard).pointee.ended.add(Int(current.kind), 1)
+                let shard = shard(token.shard)
+                shard.pointee.ended.add(Int(current.kind), 1)
+                shard.pointee.endedByTest.addReleasing(LedgerShard.testBucket(test), 1)
                 return true
             }
             current = LedgerState(raw: original)
@@ -287,8 +292,31 @@ import Darwin
         liveResources(where: { $0.epoch >= epoch })
     }
 
-    /// Live resources attributed to `test` (parallel runners).
+    /// Live resources attributed to `test` (parallel runners). Scans nothing when
+    /// ``mayHaveLive(test:)`` says `false`, as it does at the end of most correct tests.
     package func liveResources(test: TestIdentity) -> [LiveResource] {
-        liveResources(where: { $0.test == test.rawValue })
+        guard mayHaveLive(test: test) else { return [] }
+        return liveResources(where: { $0.test == test.rawValue })
+    }
+
+    /// Whether `test` may have a resource alive: `false` only when none of its resources is,
+    /// in the slots and in the sources counted outside them. `true` also when resources of
+    /// another test that shares its counts are alive (see `LedgerShard.testBuckets`), or some
+    /// of a scheduler's actions (which are not counted per test).
+    ///
+    /// - Complexity: two loads per shard and four per source outside the slots; no lock but
+    ///   the sources' list's.
+    package func mayHaveLive(test: TestIdentity) -> Bool {
+        let bucket = LedgerShard.testBucket(test.rawValue)
+        // Ended counts first: a resource counted there was registered before, so the
+        // registered counts read after include it, and alive is never understated.
+        var alive = 0
+        for index in 0..<Self.shardCount {
+            alive -= shard(index).pointee.endedByTest.loadAcquiring(bucket)
+        }
+        for index in 0..<Self.shardCount {
+            alive += shard(index).pointee.registeredByTest.loadAcquiring(bucket)
+        }
+        return alive > 0 || laneSources.withLock { $0.contains { $0.mayHaveLive() } }
     }
 }

@@ -90,14 +90,14 @@ final class SchedulerCounts: ExternalResourceSource, Sendable {
     /// Counts a one-shot action ended by its run.
     @inline(__always)
     func noteRanToEnd() {
-        ended.add(0, 1)
+        ended.addReleasing(0, 1)
     }
 
     /// Counts a cancellation that ended an action.
     @inline(__always)
     func noteCancelled(_ kind: ResourceKind) {
         running.add(Running.cancelled, 1)
-        ended.add(Self.side(kind), 1)
+        ended.addReleasing(Self.side(kind), 1)
     }
 
     /// Counts an action that ran longer than its threshold.
@@ -129,6 +129,15 @@ final class SchedulerCounts: ExternalResourceSource, Sendable {
     var longActions: Int { running.sum(Running.long) }
     /// Runs off the expected thread.
     var threadViolations: Int { running.sum(Running.violations) }
+
+    /// Whether an action or a repeating one may be alive: the ended counts are read first, so
+    /// that the scheduled counts read after include every action they count.
+    func mayHaveLive() -> Bool {
+        let endedOneShot = ended.loadAcquiring(0)
+        let endedRepeating = ended.loadAcquiring(1)
+        return scheduling.loadAcquiring(Scheduling.scheduled) > endedOneShot
+            || scheduling.loadAcquiring(Scheduling.scheduled + 1) > endedRepeating
+    }
 
     /// Registered, ended and the most alive at once, of `kind` (zero for kinds probes do not make).
     func counts(of kind: ResourceKind) -> LaneCounts {
