@@ -111,6 +111,40 @@ struct WorkInFlightTests {
         #expect(pending == 0, "its slot is given back once it has run")
     }
 
+    /// Slots are taken from a stack of free ones and given back to it: work that is due far
+    /// ahead and never runs during the tests (XCTest's 30-day timeout per async test) is kept
+    /// beside short-lived work that comes and goes, each counted for its own test.
+    @Test(.enabled(if: WorkInFlight.isKnown)) func slotsGivenBackAreTakenAgainBesideFarFutureWork() {
+        _ = makeEngine()
+        WorkInFlight.arm()
+        let farAhead = TestIdentity(rawValue: UInt32.random(in: 1_000_000...2_000_000_000))
+        let shortLived = TestIdentity(rawValue: farAhead.rawValue + 1)
+        TestIdentity.$current.withValue(farAhead) {
+            for _ in 0..<100 {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 30 * 86_400) {}
+            }
+        }
+        for round in 0..<3 {
+            let ran = DispatchGroup()
+            TestIdentity.$current.withValue(shortLived) {
+                for _ in 0..<50 {
+                    ran.enter()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { ran.leave() }
+                }
+            }
+            #expect(rdiag_timed_work_pending_for(UInt64(shortLived.rawValue)) > 0, "round \(round)")
+            #expect(rdiag_timed_work_due_within(1_000_000_000, UInt64(shortLived.rawValue)) > 0)
+            ran.wait()
+            var pending = 1
+            for _ in 0..<500 where pending > 0 {
+                pending = Int(rdiag_timed_work_pending_for(UInt64(shortLived.rawValue)))
+                if pending > 0 { usleep(2_000) }
+            }
+            #expect(pending == 0, "round \(round): every slot is given back once its work has run")
+        }
+        #expect(rdiag_timed_work_pending_for(UInt64(farAhead.rawValue)) == 100)
+    }
+
     /// Work submitted with `async` for a test runs as that test's: timed work it schedules on
     /// the queue it hopped to (`subscribe(on:)`, then a `Future`'s `asyncAfter`) is the test's,
     /// and so is timed work that timed work schedules. Without the hop kept, such work was no
