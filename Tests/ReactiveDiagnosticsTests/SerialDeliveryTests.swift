@@ -163,6 +163,34 @@ struct SerialDeliveryTests {
         monitor.cancelled()
     }
 
+    /// The streams subscribed at one site (allocation stack and label) share its first probes:
+    /// a chain made again in every test is probed on its first hops, not on each instance's.
+    /// Another site has first probes of its own, and `probesPerSite: 0` gives each stream its own.
+    @Test func theStreamsOfOneSiteShareItsFirstProbes() {
+        func probes(perSite: Int, labels: [String]) -> Int {
+            let engine = makeEngine {
+                $0.threadHopProbe = ThreadHopProbe(
+                    probesPerStream: 4, firstWindow: .microseconds(20), maximumWindow: .microseconds(20),
+                    thereafterEvery: 0, probesPerSite: perSite)
+            }
+            for label in labels {
+                let monitor = engine.makeStreamMonitor(label: DiagnosticLabel(label))
+                monitor.receivedSubscription()
+                monitor.requested(.unlimited)
+                for _ in 0..<4 {  // the first delivery sets the thread; three changes follow
+                    onNewThread { monitor.didDeliverValue(monitor.willDeliverValue()) }.wait()
+                }
+                monitor.cancelled()
+                #expect(engine.findings().isEmpty)
+            }
+            return engine.threadHopProbeUsage.probes
+        }
+        let sameSite = Array(repeating: "screen", count: 5)
+        #expect(probes(perSite: 4, labels: sameSite) == 4, "five streams of one site: its four first probes")
+        #expect(probes(perSite: 4, labels: sameSite + ["other"]) == 4 + 3, "another site probes on its own")
+        #expect(probes(perSite: 0, labels: sameSite) == 5 * 3, "each stream probes its own thread changes")
+    }
+
     @Test func probingStopsWhenTheEnginesBudgetIsSpent() {
         let engine = makeEngine {
             $0.threadHopProbe = ThreadHopProbe(

@@ -42,8 +42,12 @@ struct SerialDelivery: ~Copyable {
 
     private static let answeredBit: UInt64 = 1 << 63
 
-    init(probes: UInt8) {
+    /// The streams' site (``HopProbeBudget/site(stack:label:)``), whose first probes it shares.
+    private let site: Int
+
+    init(probes: UInt8, site: Int = 0) {
         probesLeft = Atomic(probes)
+        self.site = site
     }
 
     /// Claims the stream for the calling thread `me`; returns the thread that already held
@@ -111,7 +115,12 @@ struct SerialDelivery: ~Copyable {
         guard seen == 0 else { return }
         guard let probes = recorder.hopProbeBudget else { return }
         // Only the owner gets here: plain loads and stores are enough.
-        let left = probesLeft.load(ordering: .relaxed)
+        var left = probesLeft.load(ordering: .relaxed)
+        if left > 0, !probes.claimFirstProbe(site: site) {
+            // Its site's first probes are spent: from now on this stream probes periodically.
+            probesLeft.store(0, ordering: .relaxed)
+            left = 0
+        }
         let index: Int
         if left > 0 {
             probesLeft.store(left - 1, ordering: .relaxed)

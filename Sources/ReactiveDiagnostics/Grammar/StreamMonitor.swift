@@ -141,9 +141,11 @@ open class _StreamMonitor: @unchecked Sendable {
         self.label = label
         self.contract = contract
         self.options = options
-        serial = SerialDelivery(probes: recorder.hopProbeBudget?.probesPerStream ?? 0)
         let resource = recorder.register(
             options.resourceKind, label: label, stack: allocationStack, test: test, anchor: anchor)
+        serial = SerialDelivery(
+            probes: recorder.hopProbeBudget?.probesPerStream ?? 0,
+            site: HopProbeBudget.site(stack: resource.stack, label: label))
         self.allocationStack = resource.stack
         self.test = resource.test
         token = resource.token

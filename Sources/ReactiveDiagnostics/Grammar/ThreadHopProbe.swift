@@ -19,6 +19,13 @@
 /// in all, and stops once it reported a concurrent delivery; all streams of an engine together
 /// never wait longer than ``budget``. A window ends as soon as a collision is seen.
 ///
+/// First probes are also counted per *site*, the place a stream was subscribed (its allocation
+/// stack and label): the streams of one site take ``probesPerSite`` first probes between them,
+/// then only the periodic ones. A race is a property of the code that emits, not of one
+/// subscription: a view model made in every test subscribes the same chain thousands of times,
+/// and probing each instance's first hops made a 2,000-test suite wait about 35 µs a test
+/// (Docs/Performance.md, "A long suite of correct tests").
+///
 /// ```swift
 /// DiagnosticsEngine.shared.updateConfiguration { $0.threadHopProbe = .off }   // narrow windows only
 /// ```
@@ -30,6 +37,9 @@ public struct ThreadHopProbe: Sendable, Hashable {
     public var thereafterEvery: Int
     /// What one stream's probes may wait in all.
     public var budgetPerStream: Duration
+    /// The first probes that all streams subscribed at one site (allocation stack and label)
+    /// make together; `0` leaves each stream its own ``probesPerStream``.
+    public var probesPerSite: Int
     /// The first probe's window; each following probe of the stream doubles it.
     public var firstWindow: Duration
     /// The longest window.
@@ -38,13 +48,15 @@ public struct ThreadHopProbe: Sendable, Hashable {
     public var budget: Duration
 
     /// Creates probe settings; the defaults cost a correct thread-hopping stream at most 20 ms
-    /// (4 ms for its first 8 thread changes), and an engine at most 1 s.
+    /// (4 ms for its first 8 thread changes, and those only while its site has first probes
+    /// left), and an engine at most 1 s.
     public init(
         probesPerStream: Int = 8, firstWindow: Duration = .microseconds(50),
         maximumWindow: Duration = .microseconds(800), thereafterEvery: Int = 32,
-        budgetPerStream: Duration = .milliseconds(20), budget: Duration = .seconds(1)
+        budgetPerStream: Duration = .milliseconds(20), budget: Duration = .seconds(1), probesPerSite: Int = 8
     ) {
         self.probesPerStream = probesPerStream
+        self.probesPerSite = probesPerSite
         self.thereafterEvery = thereafterEvery
         self.budgetPerStream = budgetPerStream
         self.firstWindow = firstWindow

@@ -16,6 +16,11 @@ import Synchronization
 /// ```
 @usableFromInline package final class HopProbeBudget: Sendable {
     private let perStream = Atomic<Int>(0)
+    private let perSite = Atomic<Int>(0)
+    /// First probes taken per site, by ``siteSlots`` hashed slots (sites sharing a slot share
+    /// its first probes).
+    private let sites = AtomicCounters(count: HopProbeBudget.siteSlots)
+    static let siteSlots = 1_024
     private let every = Atomic<UInt32>(0)
     private let perStreamBudget = Atomic<UInt32>(0)
     private let firstWindow = Atomic<Int64>(0)
@@ -31,6 +36,10 @@ import Synchronization
     /// Takes new settings; the budget starts again from its full amount.
     func update(_ settings: ThreadHopProbe) {
         perStream.store(max(0, min(settings.probesPerStream, Int(UInt8.max))), ordering: .relaxed)
+        perSite.store(max(0, settings.probesPerSite), ordering: .relaxed)
+        for slot in 0..<Self.siteSlots {
+            sites.store(slot, 0)
+        }
         every.store(UInt32(clamping: max(0, settings.thereafterEvery)), ordering: .relaxed)
         perStreamBudget.store(UInt32(clamping: settings.budgetPerStream.clampedNanoseconds / 1_000), ordering: .relaxed)
         firstWindow.store(settings.firstWindow.clampedNanoseconds, ordering: .relaxed)
@@ -41,6 +50,23 @@ import Synchronization
     /// First probes a new stream may make.
     var probesPerStream: UInt8 {
         UInt8(perStream.load(ordering: .relaxed))
+    }
+
+    /// Takes one of the first probes of the streams subscribed at `site` (a hash of their
+    /// allocation stack and label); `false` once the site's are spent, and the stream then only
+    /// probes periodically. Always `true` when probes are not counted per site.
+    func claimFirstProbe(site: Int) -> Bool {
+        let limit = perSite.load(ordering: .relaxed)
+        guard limit > 0 else { return true }
+        let slot = site & (Self.siteSlots - 1)
+        guard sites.load(slot) < limit else { return false }
+        return sites.add(slot, 1) <= limit
+    }
+
+    /// The site of a stream subscribed at `stack` with `label`, for ``claimFirstProbe(site:)``.
+    static func site(stack: StackID, label: DiagnosticLabel) -> Int {
+        let mixed = UInt64(stack.rawValue) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(label.id) &* 0xC2B2_AE3D_27D4_EB4F
+        return Int(truncatingIfNeeded: mixed >> 32)
     }
 
     /// After its first probes, a stream probes every this many thread changes (0: never).
