@@ -125,10 +125,6 @@ static void overflow_add(uint64_t due) {
     }
 }
 
-// A slot for work due at `due` (its sequence in `*sequence`), or -1 when it is counted as
-// overflow. When the table is full, the work due latest gives its slot to work due sooner: a
-// process with thousands of far-future timers pending (a framework's "never" as 30 days ahead)
-// still has its soon-due work in the table, and the overflow is known to be due only later.
 // Under the lock: the free-slot stack, filled on first use (lowest slots first).
 static void fill_free_slots(void) {
     free_count = 0;
@@ -139,6 +135,10 @@ static void fill_free_slots(void) {
     }
 }
 
+// A slot for work due at `due` (its sequence in `*sequence`), or -1 when it is counted as
+// overflow. When the table is full, the work due latest gives its slot to work due sooner: a
+// process with thousands of far-future timers pending (a framework's "never" as 30 days ahead)
+// still has its soon-due work in the table, and the overflow is known to be due only later.
 static int take_slot(uint64_t due, uint64_t owner, uint64_t *sequence) {
     due = due == 0 ? 1 : due;
     pthread_mutex_lock(&timed_lock);

@@ -57,6 +57,8 @@ struct LedgerState: Equatable {
 /// thread writes. Ended slots are reclaimed for reuse in sweeps, amortized O(1).
 struct LedgerShard: ~Copyable {
     static let chunkBits = 10
+    static let chunkSize = 1 << chunkBits
+
     /// Tests share per-test counts by their id's low bits: a test whose bucket another test's
     /// live resources also count is only scanned for, never missed.
     static let testBuckets = 64
@@ -66,8 +68,6 @@ struct LedgerShard: ~Copyable {
     static func testBucket(_ test: UInt32) -> Int {
         Int(test) & (testBuckets - 1)
     }
-
-    static let chunkSize = 1 << chunkBits
 
     var mutex = pthread_mutex_t()
     /// The chunk table; replaced (never freed before the shard) when it grows.
