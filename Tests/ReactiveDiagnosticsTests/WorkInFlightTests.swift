@@ -88,6 +88,17 @@ struct WorkInFlightTests {
         #expect(busy < 10, "the settling thread counted as busy at \(busy) of 20 looks")
     }
 
+    /// The timed work still pending for `test`, looked at until none is (at most a second): a
+    /// slot is given back just after its work has run, on the thread that ran it.
+    private func pendingAfterItsWorkRan(for test: TestIdentity) -> Int {
+        var pending = Int(rdiag_timed_work_pending_for(UInt64(test.rawValue)))
+        for _ in 0..<500 where pending > 0 {
+            usleep(2_000)
+            pending = Int(rdiag_timed_work_pending_for(UInt64(test.rawValue)))
+        }
+        return pending
+    }
+
     /// Timed work is kept with the test it was scheduled for (the task-local test where
     /// `asyncAfter` is called), so that one test's settle does not wait for another's timers.
     @Test(.enabled(if: WorkInFlight.isKnown)) func timedWorkIsKeptWithTheTestThatScheduledIt() {
@@ -103,12 +114,7 @@ struct WorkInFlightTests {
         #expect(rdiag_timed_work_pending_for(UInt64(scheduling.rawValue)) == 1)
         #expect(rdiag_timed_work_pending_for(UInt64(other.rawValue)) == 0)
         ran.wait()
-        var pending = 1
-        for _ in 0..<500 where pending > 0 {
-            pending = Int(rdiag_timed_work_pending_for(UInt64(scheduling.rawValue)))
-            if pending > 0 { usleep(2_000) }
-        }
-        #expect(pending == 0, "its slot is given back once it has run")
+        #expect(pendingAfterItsWorkRan(for: scheduling) == 0, "its slot is given back once it has run")
     }
 
     /// Slots are taken from a stack of free ones and given back to it: work that is due far
@@ -135,12 +141,9 @@ struct WorkInFlightTests {
             #expect(rdiag_timed_work_pending_for(UInt64(shortLived.rawValue)) > 0, "round \(round)")
             #expect(rdiag_timed_work_due_within(1_000_000_000, UInt64(shortLived.rawValue)) > 0)
             ran.wait()
-            var pending = 1
-            for _ in 0..<500 where pending > 0 {
-                pending = Int(rdiag_timed_work_pending_for(UInt64(shortLived.rawValue)))
-                if pending > 0 { usleep(2_000) }
-            }
-            #expect(pending == 0, "round \(round): every slot is given back once its work has run")
+            #expect(
+                pendingAfterItsWorkRan(for: shortLived) == 0,
+                "round \(round): every slot is given back once its work has run")
         }
         #expect(rdiag_timed_work_pending_for(UInt64(farAhead.rawValue)) == 100)
     }
