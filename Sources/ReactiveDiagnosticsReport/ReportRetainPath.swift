@@ -17,6 +17,11 @@ public struct ReportRetainPath: Codable, Sendable, Hashable {
         case cycle
         /// Nothing the subscription holds leads back to it: something else holds it.
         case notACycle
+        /// Nothing outside holds it: the subscription and objects it holds hold each other (a
+        /// subscriber keeping its subscription), and nothing else in memory holds any of them.
+        /// It stays until it is cancelled or completes, and nothing can reach it to cancel it.
+        /// ``ReportRetainPath/cycle`` lists the loop, from the subscription round to itself.
+        case heldOnlyByItself
         /// The walk could not tell (a limit, or memory it could not read).
         case unknown
     }
@@ -25,6 +30,7 @@ public struct ReportRetainPath: Codable, Sendable, Hashable {
     public var verdict: Verdict
     /// For a cycle: its objects, starting at its owner (the first of the user's objects on
     /// it); each step says how its object holds the next, and the last one's holds the first.
+    /// For ``Verdict/heldOnlyByItself``: the loop that holds the subscription, the same way.
     public var cycle: [ReportRetainStep]
     /// What the subscription holds of the user's: closures' captures (strong or not) and the
     /// user's objects, each with the way to it from the subscription.

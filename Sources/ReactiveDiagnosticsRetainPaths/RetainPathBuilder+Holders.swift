@@ -17,22 +17,48 @@ extension RetainPathBuilder {
         var unnamed = 0
         /// Whether a global holder was found.
         var found = false
+        /// Whether an object looked at had no holder in the memory scanned (a thread's stack
+        /// or a register may hold it), or holders were left unseen (a limit): then the objects
+        /// met are not known to be held only by each other.
+        var open = false
+        /// Whether the objects met include a way from the anchor back to itself: the walk's
+        /// loop, or the object the anchor was found holding (`closedBy`).
+        var hasLoop: Bool
+        var closedBy: UInt?
 
-        init(anchor: UInt) {
+        init(anchor: UInt, loop: [CycleSearch.Edge]) {
             frontier = [anchor]
             seen = [anchor]
+            hasLoop = !loop.isEmpty
+            for edge in loop where edge.from != anchor {
+                if seen.insert(edge.from).inserted {
+                    frontier.append(edge.from)
+                }
+                below[edge.from] = edge.reference.target
+            }
+        }
+
+        /// Whether everything met is held only by what was met, with the anchor on a loop:
+        /// nothing outside holds the anchor.
+        var isClosed: Bool {
+            !found && !open && frontier.isEmpty && (hasLoop || closedBy != nil)
         }
     }
 
     /// Looks for what holds each of `anchors` from outside, upward through the objects that
     /// hold it, to a global or static variable; records the variable and the objects on the
     /// way in the path of the same index. One scan of memory per level serves every anchor.
+    /// An anchor's `loop` (its way back to itself the walk found) is looked for with it.
+    ///
+    /// Returns, per anchor, the loop that alone holds it when nothing else does: `[]` when it
+    /// is the walk's `loop`, else the objects from the anchor round to the one that holds it
+    /// (found by the scans); `nil` when something outside holds it, or that could not be told.
     func findOutsideHolders(
-        of anchors: [UInt], walker: HeapWalker, deadline: ContinuousClock.Instant,
-        into paths: inout [ReportRetainPath]
-    ) {
+        of anchors: [(anchor: UInt, loop: [CycleSearch.Edge])], walker: HeapWalker,
+        deadline: ContinuousClock.Instant, into paths: inout [ReportRetainPath]
+    ) -> [[UInt]?] {
         var scan = HolderScan(walker: walker, deadline: deadline)
-        var searches = anchors.map(HolderSearch.init(anchor:))
+        var searches = anchors.map { HolderSearch(anchor: $0.anchor, loop: $0.loop) }
         for _ in 0..<Self.holderLevels {
             let active = searches.indices.filter { !searches[$0].found && !searches[$0].frontier.isEmpty }
             guard !active.isEmpty else { break }
@@ -45,16 +71,28 @@ extension RetainPathBuilder {
             }
             let holders = scan.holders(of: targets, hitLimit: HolderScan.hitLimit * active.count)
             for index in active {
-                climb(&searches[index], holders: holders, anchor: anchors[index], walker: walker, into: &paths[index])
+                climb(
+                    &searches[index], holders: holders, anchor: anchors[index].anchor, walker: walker,
+                    into: &paths[index])
+                if scan.reachedHitLimit {
+                    searches[index].open = true
+                }
             }
         }
+        var loops: [[UInt]?] = []
         for index in searches.indices {
-            if searches[index].unnamed > 0 {
+            let search = searches[index]
+            if search.unnamed > 0 {
                 paths[index].notes.append(
-                    "\(searches[index].unnamed) reference(s) from image data no symbol names (a runtime's own tables) not taken as the holder"
+                    "\(search.unnamed) reference(s) from image data no symbol names (a runtime's own tables) not taken as the holder"
                 )
             }
-            guard !searches[index].found else { continue }
+            if search.isClosed && !scan.wasCut {
+                loops.append(search.hasLoop ? [] : loop(of: search, anchor: anchors[index].anchor))
+                continue
+            }
+            loops.append(nil)
+            guard !search.found else { continue }
             if scan.reservedBytesSkipped > 0 {
                 paths[index].notes.append(
                     "\(scan.reservedBytesSkipped >> 30) GiB of reserved address space (a sanitizer's shadow memory?) was not scanned"
@@ -62,11 +100,23 @@ extension RetainPathBuilder {
             }
             if scan.wasCut {
                 paths[index].notes.append("the search for what holds it stopped at the time limit")
-            } else if !searches[index].frontier.isEmpty {
+            } else if !search.frontier.isEmpty {
                 paths[index].notes.append(
                     "the search for what holds it stopped after \(Self.holderLevels) levels of holders")
             }
         }
+        return loops
+    }
+
+    /// The objects from the anchor round to the one that holds it, by what each holds.
+    private func loop(of search: HolderSearch, anchor: UInt) -> [UInt] {
+        var objects = [anchor]
+        var current = search.closedBy
+        while let object = current, object != anchor, objects.count <= search.seen.count {
+            objects.append(object)
+            current = search.below[object]
+        }
+        return objects
     }
 
     /// One level up for one search: a global holder ends it (recorded in `path`), held objects
@@ -77,7 +127,11 @@ extension RetainPathBuilder {
     ) {
         var next: [UInt] = []
         for held in search.frontier {
-            for holder in holders[held] ?? [] {
+            let found = holders[held] ?? []
+            if found.isEmpty {
+                search.open = true
+            }
+            for holder in found {
                 switch holder {
                 case .global(let address):
                     let variable = GlobalSymbols.shared.variable(at: address, resolver: resolver)
@@ -85,6 +139,7 @@ extension RetainPathBuilder {
                     // variable of the app's: a runtime's own tables (a sanitizer's).
                     if variable == nil, resolver.symbolizer != nil {
                         search.unnamed += 1
+                        search.open = true
                         continue
                     }
                     path.holder = variable?.name ?? "a global or static variable"
@@ -93,7 +148,15 @@ extension RetainPathBuilder {
                     search.frontier = []
                     return
                 case .object(let object):
-                    guard search.seen.insert(object).inserted, next.count < Self.holdersPerLevel else { continue }
+                    if object == anchor, search.closedBy == nil {
+                        search.closedBy = held
+                    }
+                    guard !search.seen.contains(object) else { continue }
+                    guard next.count < Self.holdersPerLevel else {
+                        search.open = true
+                        continue
+                    }
+                    search.seen.insert(object)
                     search.below[object] = held
                     next.append(object)
                 }

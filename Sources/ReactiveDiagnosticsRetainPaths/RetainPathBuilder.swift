@@ -47,6 +47,11 @@ struct RetainPathBuilder {
         var path: ReportRetainPath
         /// The object whose holders are still to be looked for (no cycle was found from it).
         var outside: UInt?
+        /// The way from `outside` back to itself through no code of the user's (a subscription
+        /// and its subscriber holding each other), when the walk found one: its objects are
+        /// looked for holders with it, and when nothing else holds any of them the path is
+        /// ``ReportRetainPath/Verdict/heldOnlyByItself``.
+        var loop: [CycleSearch.Edge] = []
         /// What the search for a cycle took.
         var elapsed: Duration
     }
@@ -57,9 +62,9 @@ struct RetainPathBuilder {
         let clock = ContinuousClock()
         let start = clock.now
         let walker = HeapWalker(memory: ProcessMemory(), regions: regions, types: types)
-        var (path, outside) = searchCycle(anchor, walker: walker, deadline: start.advanced(by: limits.time))
+        var (path, outside, loop) = searchCycle(anchor, walker: walker, deadline: start.advanced(by: limits.time))
         path.notes += walker.notes
-        return PendingExplanation(path: path, outside: outside, elapsed: clock.now - start)
+        return PendingExplanation(path: path, outside: outside, loop: loop, elapsed: clock.now - start)
     }
 
     /// The second half, for every explanation that found no cycle, all at once: one scan of
@@ -75,11 +80,20 @@ struct RetainPathBuilder {
             let start = clock.now
             let walker = HeapWalker(memory: ProcessMemory(), regions: regions, types: types)
             var found = waiting.map { paths[$0] }
-            findOutsideHolders(
-                of: waiting.map { pending[$0].outside ?? 0 }, walker: walker,
+            let closed = findOutsideHolders(
+                of: waiting.map { (pending[$0].outside ?? 0, pending[$0].loop) }, walker: walker,
                 deadline: start.advanced(by: limits.time * waiting.count), into: &found)
             for (position, index) in waiting.enumerated() {
                 paths[index] = found[position]
+                if let loop = closed[position] {
+                    paths[index].verdict = .heldOnlyByItself
+                    paths[index].cycle =
+                        pending[index].loop.isEmpty
+                        ? loop.map { stepOnLoop($0, anchor: pending[index].outside ?? 0, walker: walker) }
+                        : steps(
+                            of: pending[index].loop, anchor: pending[index].outside ?? 0, walker: walker,
+                            judge: makeJudge())
+                }
             }
             share = (clock.now - start) / waiting.count
         }
@@ -96,7 +110,7 @@ struct RetainPathBuilder {
     /// the object whose outside holders are to be looked for otherwise.
     private func searchCycle(
         _ anchor: ResourceAnchor, walker: HeapWalker, deadline: ContinuousClock.Instant
-    ) -> (ReportRetainPath, outside: UInt?) {
+    ) -> (ReportRetainPath, outside: UInt?, loop: [CycleSearch.Edge]) {
         let start: UInt
         switch anchor {
         case .object(let address):
@@ -115,13 +129,15 @@ struct RetainPathBuilder {
                         notes: [
                             "the subscription's object could not be found (\(scan.bytesScanned / 1_048_576) MB of memory scanned)"
                         ]),
-                    nil
+                    nil, []
                 )
             }
             start = holder
         }
         guard walker.classifier.classify(start) != nil else {
-            return (ReportRetainPath(verdict: .unknown, notes: ["the subscription's object could not be read"]), nil)
+            return (
+                ReportRetainPath(verdict: .unknown, notes: ["the subscription's object could not be read"]), nil, []
+            )
         }
         let judge = makeJudge()
         let search = CycleSearch(
@@ -142,10 +158,10 @@ struct RetainPathBuilder {
         }
         path.holds = search.holdings.compactMap { hold($0, walker: walker, judge: judge) }
         path.objectsVisited = search.objectsVisited
-        return (path, outside)
+        return (path, outside, outside == nil ? [] : search.loop ?? [])
     }
 
-    private func makeJudge() -> CycleSearch.Judge {
+    func makeJudge() -> CycleSearch.Judge {
         var userObjects: [UInt: Bool] = [:]
         return CycleSearch.Judge(
             isUserClosure: { function in
@@ -246,6 +262,14 @@ struct RetainPathBuilder {
                 type: type.name, module: type.module, category: type.category, isSubscription: entry.isSubscription,
                 links: links(entry.reference))
         }
+    }
+
+    /// One object of a loop the search for holders closed (its links are not known: the
+    /// walk from the anchor did not get there).
+    private func stepOnLoop(_ object: UInt, anchor: UInt, walker: HeapWalker) -> ReportRetainStep {
+        let type = objectType(object, walker: walker)
+        return ReportRetainStep(
+            type: type.name, module: type.module, category: type.category, isSubscription: object == anchor)
     }
 
     // MARK: Holds

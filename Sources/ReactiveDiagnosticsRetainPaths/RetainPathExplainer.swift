@@ -48,6 +48,8 @@ package struct RetainPathExplainer: Sendable {
     /// per site, the first retain cycle among its first `attempts` anchors, else the first
     /// anchor's explanation, whose search for an outside holder is made together with every
     /// other site's (one scan of memory per level for all). `nil` for a site with no anchor.
+    /// A site's walks share one time budget: once they have spent it (a walk cut by the time
+    /// limit, say), no other anchor of the site is tried.
     package func explain(sites: [[ResourceAnchor]], attempts: Int) -> [ReportRetainPath?] {
         guard !sites.isEmpty else { return [] }
         let regions = MemoryRegions.current()
@@ -55,8 +57,10 @@ package struct RetainPathExplainer: Sendable {
         var pending: [(site: Int, explanation: RetainPathBuilder.PendingExplanation)] = []
         for (site, anchors) in sites.enumerated() {
             var first: RetainPathBuilder.PendingExplanation?
-            for anchor in anchors.prefix(attempts) {
+            var spent = Duration.zero
+            for anchor in anchors.prefix(attempts) where spent < builder.limits.time {
                 let explanation = builder.searchCycle(from: anchor, regions: regions)
+                spent += explanation.elapsed
                 if explanation.path.verdict == .cycle {
                     first = explanation
                     break

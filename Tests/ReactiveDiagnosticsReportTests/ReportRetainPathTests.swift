@@ -107,6 +107,38 @@ struct ReportRetainPathTests {
             ])
     }
 
+    @Test func aSubscriptionHeldOnlyByItselfShowsItsLoopAndHowToEndIt() {
+        let path = ReportRetainPath(
+            verdict: .heldOnlyByItself,
+            cycle: [
+                ReportRetainStep(
+                    type: "PagingSubscriber", module: "NewsApp", category: .user, isSubscription: true,
+                    links: [ReportRetainLink(kind: .field, name: "subscription", strength: .strong)]),
+                ReportRetainStep(
+                    type: "Publishers.Sequence<Array<Int>, Never>.Inner<PagingSubscriber>", module: "OpenCombine",
+                    category: .framework,
+                    links: [ReportRetainLink(kind: .field, name: "downstream", strength: .strong)]),
+            ])
+        let fix =
+            "end it when its work is done: keep what subscribing returns (an AnyCancellable) and cancel it,"
+            + " or have the subscriber cancel the subscription it keeps, or complete the publisher;"
+            + " nothing outside holds it now, so nothing can end it"
+        #expect(
+            path.textLines() == [
+                "held only by itself: nothing outside holds it; it and what it holds keep each other alive",
+                "  PagingSubscriber.subscription (this subscription)",
+                "  → Publishers.Sequence<[Int], Never>.Inner<PagingSubscriber>.downstream → PagingSubscriber (the same object)",
+                "fix: " + fix,
+            ])
+        #expect(path.fix == fix)
+        #expect(
+            path.summary
+                == "held only by itself: PagingSubscriber → Publishers.Sequence<[Int], Never>.Inner<PagingSubscriber>"
+                + " → PagingSubscriber (the same object); never cancelled, and nothing outside holds it")
+        // Nothing in the app's code to change but where the subscription is made.
+        #expect(path.closureToChange == nil)
+    }
+
     @Test func whatCouldNotBeToldIsSaid() {
         let path = ReportRetainPath(
             verdict: .unknown, notes: ["the walk stopped at the time limit without finding a cycle"])

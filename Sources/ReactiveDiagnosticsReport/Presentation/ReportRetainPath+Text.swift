@@ -16,6 +16,8 @@ extension ReportRetainPath {
         switch verdict {
         case .cycle where !cycle.isEmpty:
             return cycleLines() + ["fix: " + cycleFix()]
+        case .heldOnlyByItself:
+            return loopLines() + holdLines() + noteLines() + ["fix: " + Self.loopFix]
         case .cycle, .notACycle:
             var lines: [String]
             if let holder {
@@ -47,6 +49,9 @@ extension ReportRetainPath {
     /// retain cycle: FeedViewModel.cancellables → Sink<[String], Never> → closure at FeedViewModel.swift:32 captures self
     /// ```
     public var summary: String {
+        if verdict == .heldOnlyByItself {
+            return loopSummary
+        }
         guard verdict == .cycle, let owner = cycle.first else {
             if verdict != .unknown, let holder {
                 let chain = heldBy.map { Self.displayType($0.type) }.joined(separator: " → ")
@@ -116,6 +121,8 @@ extension ReportRetainPath {
         switch verdict {
         case .cycle where !cycle.isEmpty:
             return cycleFix()
+        case .heldOnlyByItself:
+            return Self.loopFix
         case .cycle, .notACycle:
             guard let holder else { return nil }
             let name = holder.split(separator: ".").last.map(String.init) ?? holder

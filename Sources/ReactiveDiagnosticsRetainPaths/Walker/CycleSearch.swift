@@ -20,6 +20,10 @@ struct CycleSearch {
     struct Result {
         /// From the anchor back to the anchor, when there is a cycle.
         var cycle: [Edge]?
+        /// The shortest way from the anchor back to itself that is not through the user's code
+        /// (a subscription and its subscriber holding each other), when there is one and no
+        /// cycle: whether anything outside holds it is the search for holders' to tell.
+        var loop: [Edge]?
         /// What the anchor and the framework objects around it hold of the user's: closures'
         /// captures (strong or not) and user objects.
         var holdings: [Edge]
@@ -56,6 +60,7 @@ struct CycleSearch {
         var head = 0
         depths[start] = 0
         var holdings: [Edge] = []
+        var loop: [Edge]?
         var stoppedBy: String?
         let clock = ContinuousClock()
 
@@ -110,6 +115,9 @@ struct CycleSearch {
                             cycle: path(to: state, last: reference, from: state.object), holdings: holdings,
                             objectsVisited: records.count, stoppedBy: nil)
                     }
+                    if loop == nil {
+                        loop = path(to: state, last: reference, from: state.object)
+                    }
                     continue
                 }
                 guard depth + 1 < limits.depth else { continue }
@@ -120,7 +128,8 @@ struct CycleSearch {
                 queue.append(next)
             }
         }
-        return Result(cycle: nil, holdings: holdings, objectsVisited: records.count, stoppedBy: stoppedBy)
+        return Result(
+            cycle: nil, loop: loop, holdings: holdings, objectsVisited: records.count, stoppedBy: stoppedBy)
     }
 
     private func isUserObject(_ address: UInt) -> Bool {

@@ -20,6 +20,8 @@ struct HolderScan {
     private(set) var bytesScanned = 0
     /// Whether the deadline cut the scan short.
     private(set) var wasCut = false
+    /// Whether a scan stopped at its limit of hits (holders may have been left unseen).
+    private(set) var reachedHitLimit = false
     /// Bytes of address space left unscanned as reservations (see ``largestScannedRegion``).
     private(set) var reservedBytesSkipped: UInt = 0
 
@@ -70,7 +72,10 @@ struct HolderScan {
                 bytesScanned += scanned
                 // Copies of memory (this walk's and any other's) show the same words: they hold nothing.
                 hits += buffer.prefix(found).lazy.filter { !CopiedMemory.contains($0) }
-                if hits.count >= hitLimit { break scan }
+                if hits.count >= hitLimit {
+                    reachedHitLimit = true
+                    break scan
+                }
                 start = end
             }
         }

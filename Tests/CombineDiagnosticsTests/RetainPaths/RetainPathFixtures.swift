@@ -111,3 +111,34 @@ final class UnsafelyKeptViewModel {
         storage.deinitialize(count: 1)
     }
 }
+
+/// A subscriber of the app's own that keeps its subscription and asks for one value at a time,
+/// subscribed with `subscribe(_:)`, which returns no cancellable: when nobody asks for the rest,
+/// the subscription and the subscriber hold each other and nothing outside holds either.
+final class PagingSubscriber: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+
+    private var subscription: (any Subscription)?
+    private(set) var received: [Int] = []
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        received.append(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        subscription = nil
+    }
+
+    /// Ends the subscription (what the app forgot to do).
+    func cancel() {
+        subscription?.cancel()
+        subscription = nil
+    }
+}

@@ -189,6 +189,55 @@ extension CombineAdapterTests {
             }
         }
 
+        @Test func aSubscriberKeepingItsUnfinishedSubscriptionIsHeldOnlyByItself() throws {
+            // A subscriber of the app's own keeps its subscription and asks for one value of
+            // three; `subscribe(_:)` returns no cancellable and nothing else holds either of
+            // them: they hold each other until cancelled, and nothing can reach them to cancel.
+            let engine = retainPathEngine()
+            nonisolated(unsafe) weak var kept: PagingSubscriber?
+            let outcome = instrumented(engine) { _ in
+                runTest(engine) {
+                    let pager = PagingSubscriber()
+                    kept = pager
+                    [1, 2, 3].publisher.subscribe(pager)
+                    #expect(pager.received == [1])
+                }
+            }
+            // Ends the loop the test made (the library's tests run under LeakSanitizer too).
+            defer { kept?.cancel() }
+            let finding = try #require(onlyFinding(outcome, .leakedSubscription))
+            #expect(finding.test == outcome.test)
+            expectStack(engine, finding.allocationStack, contains: #function)
+            expectDescription(finding, engine)
+            let path = try #require(finding.retainPath)
+            let text = path.textLines().joined(separator: "\n")
+            #expect(path.verdict == .heldOnlyByItself, "\(text)\n\(path.notes)")
+            #expect(path.holder == nil && path.heldBy.isEmpty, "\(text)")
+            // The loop, from the subscription round to itself: the sequence's subscription and
+            // the app's subscriber that keeps it.
+            #expect(path.cycle.contains { $0.isSubscription }, "\(text)")
+            #expect(path.cycle.contains { $0.type == "PagingSubscriber" }, "\(text)")
+            #expect(text.hasPrefix("held only by itself: nothing outside holds it"), "\(text)")
+            #expect(path.summary.hasPrefix("held only by itself: "), "\(path.summary)")
+            #expect(path.summary.contains("PagingSubscriber"), "\(path.summary)")
+            #expect(path.fix?.hasPrefix("end it when its work is done") == true, "\(path.fix ?? "")")
+            let described = engine.describe(finding)
+            #expect(described.contains("held only by itself"), "\(described)")
+        }
+
+        @Test func aSubscriberThatCancelsItsSubscriptionLeavesNothingBehind() {
+            let engine = retainPathEngine()
+            let outcome = instrumented(engine) { _ in
+                runTest(engine) {
+                    let pager = PagingSubscriber()
+                    [1, 2, 3].publisher.subscribe(pager)
+                    #expect(pager.received == [1])
+                    pager.cancel()
+                }
+            }
+            #expect(outcome.findings.isEmpty, "\(outcome.findings.map { engine.describe($0) })")
+        }
+
         @Test func aSubscriptionKeptOutsideSwiftObjectsNamesNoHolder() throws {
             // Held only by memory the app allocated itself: the scan finds the word but no
             // object or global variable around it, so the path says the holder is unknown

@@ -122,6 +122,9 @@ package struct FindingFixer: FindingFixing {
                 CallFixes.store(at: line, in: source)
             }
         case "leakedSubscription":
+            if let path = finding.retainPath, path.verdict == .heldOnlyByItself {
+                return .outcome(.noFix("held only by itself, never cancelled: " + (path.fix ?? "end it")))
+            }
             if let path = finding.retainPath, path.verdict == .notACycle {
                 return .outcome(
                     .noFix(
