@@ -33,7 +33,30 @@ extension DiagnosticsReport {
     package mutating func nameRawStacks(
         with resolver: SourceLineResolver, classifier: FrameClassifier? = nil
     ) -> SourceLineFill {
-        let raw = rawStackIDs
+        let fill = nameStacks(rawStackIDs, with: resolver, classifier: classifier)
+        fillMissingFingerprints()
+        return fill
+    }
+
+    /// Gives the findings left without a fingerprint theirs, by the engine's rule, from their
+    /// stacks as they are: a process may die between naming a finding's stacks and journaling
+    /// its fingerprint, and with no stack raw, or none that can be named (no llvm-symbolizer),
+    /// the finding still needs one for the gate to match it against a baseline.
+    package mutating func fillMissingFingerprints() {
+        let stackByID = Dictionary(stacks.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        for index in findings.indices where findings[index].fingerprint.isEmpty {
+            let finding = findings[index]
+            let frames = (finding.allocationStack ?? finding.eventStack).flatMap { stackByID[$0] }?.frames ?? []
+            findings[index].fingerprint = FindingFingerprint.make(
+                kind: finding.kind, label: FindingFingerprint.label(finding.label, folded: !finding.stages.isEmpty),
+                frames: frames.map { ($0.function, $0.category) })
+        }
+    }
+
+    /// Names the stacks `raw` (see ``nameRawStacks(with:classifier:)``).
+    private mutating func nameStacks(
+        _ raw: Set<Int>, with resolver: SourceLineResolver, classifier: FrameClassifier?
+    ) -> SourceLineFill {
         guard !raw.isEmpty else { return SourceLineFill() }
         // The process folded the modules SwiftPM generated for its test binary like frameworks.
         let classifier = classifier ?? FrameClassifier.of(process: run.processName)
@@ -54,14 +77,6 @@ extension DiagnosticsReport {
             let dropped = FrameClassifier.ownLeadingFrameCount(frames.map { ($0.function, $0.category) })
             stacks[index].frames = Array(frames[dropped...])
             stacks[index].droppedFrames = dropped
-        }
-        let stackByID = Dictionary(stacks.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        for index in findings.indices where findings[index].fingerprint.isEmpty {
-            let finding = findings[index]
-            let frames = (finding.allocationStack ?? finding.eventStack).flatMap { stackByID[$0] }?.frames ?? []
-            findings[index].fingerprint = FindingFingerprint.make(
-                kind: finding.kind, label: FindingFingerprint.label(finding.label, folded: !finding.stages.isEmpty),
-                frames: frames.map { ($0.function, $0.category) })
         }
         return fill
     }

@@ -79,6 +79,48 @@ struct RawJournalStackTests {
         #expect(FrameClassifier.generatedTestModules(processName: "Tool") == [])
     }
 
+    /// The process named the finding's stack, then died before journaling its fingerprint
+    /// (OpenCombine's `assertCrashes` children do, now and then): the tool gives it the one
+    /// the engine would have, with no symbolizer needed, so the gate can match it.
+    @Test func aFindingWhoseFingerprintWasNeverJournaledGetsTheEnginesOne() throws {
+        let frames: [(function: String?, category: FrameCategory)] = [
+            ("FeedTests.FeedTests.testLateValue() -> ()", .user), ("XCTest.XCTestCase.invokeTest() -> ()", .system),
+        ]
+        let run = RunInfo(
+            processName: "crashed", processID: 42, startTime: Date(), endTime: Date(), completeness: .partial)
+        var data = JournalEntry.run(run).jsonLine()
+        data.append(
+            JournalEntry.stack(
+                ReportStack(
+                    id: 1,
+                    frames: frames.map {
+                        var frame = ReportFrame(address: "0x1000")
+                        frame.function = $0.function
+                        frame.category = $0.category
+                        return frame
+                    })
+            ).jsonLine())
+        data.append(
+            JournalEntry.finding(
+                ReportFinding(
+                    id: 1, kind: "valueAfterTermination", severity: .error, message: "a value after finish()",
+                    label: "late", fingerprint: "", policy: "report", eventStack: 1)
+            ).jsonLine())
+        try withTemporaryDirectory { directory in
+            try data.write(to: directory.appendingPathComponent("crashed.journal.jsonl"))
+            let merged = runTool(
+                ["merge", "crashed.journal.jsonl", "-o", "merged.json"], environment: ["PATH": ""],
+                in: directory.path)
+            #expect(merged.code == 0, "\(merged.stderr)")
+            let report = try DiagnosticsReport.load(from: directory.appendingPathComponent("merged.json"))
+            let finding = try #require(report.findings.first)
+            #expect(
+                finding.fingerprint
+                    == FindingFingerprint.make(kind: "valueAfterTermination", label: "late", frames: frames))
+            #expect(finding.fingerprint.count == 16)
+        }
+    }
+
     @Test func withoutASymbolizerTheToolSaysTheyStayAddresses() throws {
         try withTemporaryDirectory { directory in
             try Self.journalWithARawStack().write(to: directory.appendingPathComponent("crashed.journal.jsonl"))

@@ -35,6 +35,8 @@ enum CrashJournals {
     /// with llvm-symbolizer from PATH; says so when there is none, or when a binary could not be used.
     static func nameRawStacks(of report: inout DiagnosticsReport, from file: ReportInputs.File, in context: ToolContext)
     {
+        // Every finding gets its fingerprint, named stacks or not.
+        defer { report.fillMissingFingerprints() }
         let raw = report.rawStackIDs.count
         guard raw > 0 else { return }
         guard let symbolizer = SymbolizerLocator.onPath("llvm-symbolizer", environment: context.environment) else {
