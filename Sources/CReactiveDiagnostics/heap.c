@@ -2,6 +2,7 @@
 // retain-path walker needs. Nothing here runs on the hot path: only at a test checkpoint,
 // for subscriptions that are still alive.
 #include "CReactiveDiagnostics.h"
+#include "word_scan.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -175,7 +176,7 @@ void rdiag_swift_enum_project(const void *witness, void *value, const void *type
 #endif
 
 #if defined(__linux__)
-// Bits of a target's address (above its 16-byte alignment) the filter of `scan_buffer` keys on.
+// Bits of a target's address (above its 16-byte alignment) the filter of `rdiag_scan_buffer` keys on.
 #define RDIAG_FILTER_BITS 4096
 
 // The words of `buffer` equal to one of `sorted` (ascending), as addresses from `base`. Written
@@ -184,8 +185,8 @@ void rdiag_swift_enum_project(const void *witness, void *value, const void *type
 // filter), is passed over at once; the rest are looked up in `sorted`. (One pass per cluster of
 // nearby targets, before, read a buffer a dozen times for a dozen leaks: measured in
 // OpenCombine's suite.)
-static size_t scan_buffer(const uintptr_t *buffer, size_t words, uintptr_t base, const uintptr_t *sorted,
-                          size_t count, uintptr_t *hits, size_t capacity) {
+size_t rdiag_scan_buffer(const uintptr_t *buffer, size_t words, uintptr_t base, const uintptr_t *sorted,
+                         size_t count, uintptr_t *hits, size_t capacity) {
     if (count == 0) {
         return 0;
     }
@@ -221,6 +222,18 @@ static size_t scan_buffer(const uintptr_t *buffer, size_t words, uintptr_t base,
         }
     }
     return found;
+}
+
+void rdiag_sort_targets(const uintptr_t *targets, size_t count, uintptr_t *sorted) {
+    for (size_t index = 0; index < count; index++) {
+        uintptr_t value = targets[index];
+        size_t position = index;
+        while (position > 0 && sorted[position - 1] > value) {
+            sorted[position] = sorted[position - 1];
+            position--;
+        }
+        sorted[position] = value;
+    }
 }
 #endif
 
@@ -284,15 +297,7 @@ size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets
         free(sorted);
         return 0;
     }
-    for (size_t index = 0; index < target_count; index++) {
-        uintptr_t value = targets[index];
-        size_t position = index;
-        while (position > 0 && sorted[position - 1] > value) {
-            sorted[position] = sorted[position - 1];
-            position--;
-        }
-        sorted[position] = value;
-    }
+    rdiag_sort_targets(targets, target_count, sorted);
     for (uintptr_t cursor = start; cursor < end && found < hit_capacity; cursor += chunk_size) {
         size_t length = end - cursor < chunk_size ? end - cursor : chunk_size;
         // Pages never touched (or swapped out) hold nothing: skip them without faulting them in.
@@ -316,7 +321,7 @@ size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *targets
             }
             size_t copied = rdiag_read_memory(run, buffer, run_length);
             *bytes_scanned += copied;
-            found += scan_buffer(buffer, copied / sizeof(uintptr_t), run, sorted, target_count, hits + found,
+            found += rdiag_scan_buffer(buffer, copied / sizeof(uintptr_t), run, sorted, target_count, hits + found,
                                  hit_capacity - found);
             first = last + 1;
         }

@@ -57,7 +57,8 @@ extension RetainPathBuilder {
         of anchors: [(anchor: UInt, loop: [CycleSearch.Edge])], walker: HeapWalker,
         deadline: ContinuousClock.Instant, into paths: inout [ReportRetainPath]
     ) -> [[UInt]?] {
-        var scan = HolderScan(walker: walker, deadline: deadline)
+        // The levels scan one copy of memory, taken by the first.
+        var scan = HolderScan(walker: walker, deadline: deadline, keepsCopy: true)
         var searches = anchors.map { HolderSearch(anchor: $0.anchor, loop: $0.loop) }
         for _ in 0..<Self.holderLevels {
             let active = searches.indices.filter { !searches[$0].found && !searches[$0].frontier.isEmpty }

@@ -149,6 +149,34 @@ extension RetainPathInspection {
         }
     }
 
+    /// What each of `levels` scans of one search that keeps its copy of memory finds holding
+    /// `object` (``HolderScan/keepsCopy``: the first scan copies memory, the next ones scan
+    /// the copy).
+    package static func holdersAtEachLevel(of object: AnyObject, levels: Int) -> [[UInt]] {
+        withExtendedLifetime(object) {
+            let walker = HeapWalker(memory: ProcessMemory(), regions: MemoryRegions.current())
+            var scan = HolderScan(walker: walker, deadline: .now.advanced(by: .seconds(10)), keepsCopy: true)
+            let target = address(of: object)
+            return (0..<levels).map { _ in
+                (scan.holders(of: [target])[target] ?? []).compactMap { holder in
+                    if case .object(let address) = holder { return address }
+                    return nil
+                }
+            }
+        }
+    }
+
+    /// Runs `body` while another search keeps its copy of memory (taken after `object` was
+    /// made), as when two tests explain leaks at the same time.
+    package static func whileAnotherSearchKeepsACopy<Result>(of object: AnyObject, _ body: () -> Result) -> Result {
+        withExtendedLifetime(object) {
+            let walker = HeapWalker(memory: ProcessMemory(), regions: MemoryRegions.current())
+            var scan = HolderScan(walker: walker, deadline: .now.advanced(by: .seconds(10)), keepsCopy: true)
+            _ = scan.holders(of: [address(of: object)])
+            return withExtendedLifetime(scan) { body() }
+        }
+    }
+
     /// Runs `body` while another walk that has read each of `read` is still under way (its
     /// copies of their memory alive), as when two tests explain leaks at the same time.
     package static func whileAnotherWalkHasRead<Result>(_ read: [AnyObject], _ body: () -> Result) -> Result {

@@ -541,6 +541,34 @@ int rdiag_sanitizer_allocation(uintptr_t address, uintptr_t *_Nonnull begin, siz
 size_t rdiag_scan_words(uintptr_t start, uintptr_t end, const uintptr_t *_Nonnull targets, size_t target_count,
                         uintptr_t *_Nonnull hits, size_t hit_capacity, size_t *_Nonnull bytes_scanned);
 
+/// A copy of the process's writable memory kept for several scans for holders (one search's
+/// levels): `rdiag_snapshot_add` copies the resident pages of a region (fault-free, as
+/// `rdiag_scan_words` reads them), `rdiag_snapshot_scan` looks for words in all that was copied.
+/// Linux only: `rdiag_snapshot_create` returns NULL elsewhere.
+typedef struct rdiag_memory_snapshot rdiag_memory_snapshot;
+
+/// A snapshot that can hold up to `capacity` bytes (address space reserved, nothing touched);
+/// NULL when it cannot be made.
+rdiag_memory_snapshot *_Nullable rdiag_snapshot_create(size_t capacity);
+
+/// Copies the resident pages of [start, end) (page-aligned); `bytes_copied` receives how many
+/// bytes. 0 when the snapshot is full (what was copied before stays).
+int rdiag_snapshot_add(rdiag_memory_snapshot *_Nonnull snapshot, uintptr_t start, uintptr_t end,
+                       size_t *_Nonnull bytes_copied);
+
+/// The addresses (where they were in the process) of up to `hit_capacity` copied words equal to
+/// one of `targets`, in `hits`; returns how many. `bytes_scanned` receives the bytes looked at.
+size_t rdiag_snapshot_scan(const rdiag_memory_snapshot *_Nonnull snapshot, const uintptr_t *_Nonnull targets,
+                           size_t target_count, uintptr_t *_Nonnull hits, size_t hit_capacity,
+                           size_t *_Nonnull bytes_scanned);
+
+/// The address range the snapshot occupies (its copies are no references).
+void rdiag_snapshot_range(const rdiag_memory_snapshot *_Nonnull snapshot, uintptr_t *_Nonnull start,
+                          size_t *_Nonnull length);
+
+/// Frees the snapshot.
+void rdiag_snapshot_destroy(rdiag_memory_snapshot *_Nullable snapshot);
+
 /// The usable size a glibc chunk header (the word before an allocation) says, when it is
 /// plausible: a chunk of 32 bytes to 64 MiB, a multiple of 16, less its header words (two when
 /// the chunk was mapped on its own). 0 when it is not.

@@ -61,6 +61,29 @@ import ReactiveDiagnosticsRetainPaths
         withExtendedLifetime(holders) {}
     }
 
+    @Test func aSearchThatKeepsItsCopyFindsTheSameHoldersAtEachLevel() {
+        // The first level copies memory, the next ones scan the copy: the same holder, and
+        // never the copy itself.
+        let target = Target()
+        let holders = (0..<3).map { _ in Holder(target) }
+        let levels = RetainPathInspection.holdersAtEachLevel(of: target, levels: 3)
+        #expect(levels.count == 3)
+        for found in levels {
+            expect(found, are: holders)
+        }
+        withExtendedLifetime(holders) {}
+    }
+
+    @Test func anotherSearchsKeptCopyHoldsNothing() {
+        let target = Target()
+        let holder = Holder(target)
+        let found = RetainPathInspection.whileAnotherSearchKeepsACopy(of: target) {
+            RetainPathInspection.holders(of: target)
+        }
+        expect(found, are: [holder])
+        withExtendedLifetime(holder) {}
+    }
+
     @Test func glibcsChunkHeadersAreUsedOnlyWhereTheyExist() {
         // A sanitizer's allocator keeps no size word before an allocation; the word there
         // may look like one by chance (it is the end of another allocation), so the scan
