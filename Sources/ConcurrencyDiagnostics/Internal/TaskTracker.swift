@@ -26,10 +26,16 @@ final class TaskTracker: Sendable {
     /// Ends the tracked resource when `task` completes, without touching the task itself: a
     /// detached watcher awaits its result, so the task starts, runs and is isolated exactly as
     /// a plain `Task` would be.
-    func end<Success: Sendable, Failure: Error>(when task: Task<Success, Failure>) {
+    ///
+    /// The watcher runs at the task's `priority` (or, when it was inherited, the caller's): it
+    /// is resumed with whoever awaits the task's value, and at a lower priority it ran after
+    /// them, so a test that awaited the task often ended before the task's resource did and
+    /// its end-of-test check looked again 250 µs later (one test in 20 in the long suite of
+    /// Docs/Performance.md).
+    func end<Success: Sendable, Failure: Error>(when task: Task<Success, Failure>, priority: TaskPriority?) {
         rdiag_task_hook_suppress(1)
         defer { rdiag_task_hook_suppress(-1) }
-        Task.detached(priority: .utility) { [self] in
+        Task.detached(priority: priority ?? Task.currentPriority) { [self] in
             _ = await task.result
             end()
         }

@@ -39,7 +39,7 @@ extension Task where Failure == Never {
         rdiag_task_hook_suppress(1)
         let task = Task(priority: priority, operation: operation)
         rdiag_task_hook_suppress(-1)
-        tracker.end(when: task)
+        tracker.end(when: task, priority: priority)
         return task
     }
 }
@@ -63,7 +63,7 @@ extension Task where Failure == any Error {
         rdiag_task_hook_suppress(1)
         let task = Task(priority: priority, operation: operation)
         rdiag_task_hook_suppress(-1)
-        tracker.end(when: task)
+        tracker.end(when: task, priority: priority)
         return task
     }
 }

@@ -112,13 +112,47 @@ enum TestCaseDiagnostics {
     /// `Module.Class/testMethod`: the form `swift test --filter` accepts, the same on every
     /// platform (Linux names a test `Class.testMethod`, Apple platforms `-[Class testMethod]`).
     static func testName(of testCase: XCTestCase) -> String {
-        var method = Substring(testCase.name)
-        if method.hasPrefix("-["), method.hasSuffix("]"), let space = method.lastIndex(of: " ") {
-            method = method[method.index(after: space)..<method.index(before: method.endIndex)]
-        } else if let dot = method.lastIndex(of: ".") {
-            method = method[method.index(after: dot)...]
+        let type = type(of: testCase)
+        let key = ObjectIdentifier(type)
+        let typeName =
+            typeNames.withLock { $0[key] }
+            ?? {
+                let name = String(reflecting: type)
+                typeNames.withLock { $0[key] = name }
+                return name
+            }()
+        return typeName + "/" + methodName(testCase.name)
+    }
+
+    /// `String(reflecting:)` of each test case class, made once per class: it reads the
+    /// class's metadata, and with the name's parsing by characters it was a fifth of what a
+    /// clean test's start and end cost in a debug build (Docs/Performance.md, longSuite).
+    private static let typeNames = LockedValue<[ObjectIdentifier: String]>([:])
+
+    /// The method in an XCTest name: `-[FeedTests testRefresh]` (Apple's XCTest) or
+    /// `FeedTests.testRefresh` (swift-corelibs-xctest) → `testRefresh`; any other name whole.
+    /// Read by bytes (`[`, ` `, `]` and `.` are ASCII).
+    static func methodName(_ name: String) -> String {
+        var name = name
+        return name.withUTF8 { bytes -> String in
+            /// The bytes after the last `separator` before `end`, if there is one.
+            func after(_ separator: UInt8, before end: Int) -> Range<Int>? {
+                var index = end
+                while index > 0 {
+                    index -= 1
+                    if bytes[index] == separator { return (index + 1)..<end }
+                }
+                return nil
+            }
+            let count = bytes.count
+            let bracketed =
+                count >= 3 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "[")
+                && bytes[count - 1] == UInt8(ascii: "]")
+            let range =
+                (bracketed ? after(UInt8(ascii: " "), before: count - 1) : nil)
+                ?? after(UInt8(ascii: "."), before: count) ?? 0..<count
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
-        return "\(String(reflecting: type(of: testCase)))/\(method)"
     }
 
     static func allowHint(for kind: FindingKind) -> String {

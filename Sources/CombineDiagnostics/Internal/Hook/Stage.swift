@@ -78,4 +78,13 @@ enum StageSlot: Sendable {
 /// all of them).
 struct SubscriptionLinks: Sendable {
     var stages: [Stage]
+
+    /// Links `stage`, forgetting the finished stages (they belong to an earlier object at the
+    /// same address).
+    mutating func add(_ stage: Stage) {
+        if !stages.isEmpty, stages.contains(where: \.isFinished) {
+            stages.removeAll { $0.isFinished }
+        }
+        stages.append(stage)
+    }
 }

@@ -196,11 +196,9 @@ final class StageTable: Sendable {
 
     private static func link(_ stage: Stage, to subscription: SubscriptionKey, in state: inout State) {
         stage.subscription = subscription
-        var links = state.subscriptions[subscription] ?? SubscriptionLinks(stages: [])
-        // Finished stages belong to an earlier object at the same address.
-        links.stages.removeAll { $0.isFinished }
-        links.stages.append(stage)
-        state.subscriptions[subscription] = links
+        // In place (no copy of the list), and for the common new subscription with nothing to
+        // look through: this runs under the lock for every stage.
+        state.subscriptions[subscription, default: SubscriptionLinks(stages: [])].add(stage)
     }
 
     // MARK: Subscriptions
