@@ -33,14 +33,16 @@ struct RawJournalStackTests {
             data.append(JournalEntry.image(ReportImage(id: id, path: path, buildID: buildID)).jsonLine())
         }
         data.append(JournalEntry.stack(ReportStack(id: 1, frames: frames)).jsonLine())
-        data.append(
-            JournalEntry.finding(
-                ReportFinding(
-                    id: 1, kind: "valueAfterTermination", severity: .error, message: "a value after finish()",
-                    label: "late", fingerprint: "", policy: "report", eventStack: 1)
-            ).jsonLine())
+        data.append(Self.lateValueFinding)
         return data
     }
+
+    /// The journal line of a finding made on stack 1 whose fingerprint was not journaled yet.
+    static let lateValueFinding = JournalEntry.finding(
+        ReportFinding(
+            id: 1, kind: "valueAfterTermination", severity: .error, message: "a value after finish()",
+            label: "late", fingerprint: "", policy: "report", eventStack: 1)
+    ).jsonLine()
 
     @Test func theToolNamesThemWithLLVMSymbolizer() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -93,19 +95,9 @@ struct RawJournalStackTests {
             JournalEntry.stack(
                 ReportStack(
                     id: 1,
-                    frames: frames.map {
-                        var frame = ReportFrame(address: "0x1000")
-                        frame.function = $0.function
-                        frame.category = $0.category
-                        return frame
-                    })
+                    frames: frames.map { ReportFrame(address: "0x1000", function: $0.function, category: $0.category) })
             ).jsonLine())
-        data.append(
-            JournalEntry.finding(
-                ReportFinding(
-                    id: 1, kind: "valueAfterTermination", severity: .error, message: "a value after finish()",
-                    label: "late", fingerprint: "", policy: "report", eventStack: 1)
-            ).jsonLine())
+        data.append(Self.lateValueFinding)
         try withTemporaryDirectory { directory in
             try data.write(to: directory.appendingPathComponent("crashed.journal.jsonl"))
             let merged = runTool(

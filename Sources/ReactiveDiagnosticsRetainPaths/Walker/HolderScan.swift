@@ -27,8 +27,9 @@ struct HolderScan {
 
     /// Whether the first scan's copy of memory is kept for the next ones (``keepsCopy``).
     let keepsCopy: Bool
-    /// That copy, once made.
+    /// That copy, once made, and whether it was tried (it is not tried again when it could not be made).
     private var copy: MemoryCopySnapshot?
+    private var triedCopy = false
 
     /// A scan of `walker`'s memory until `deadline`. With `keepsCopy` (a search of several
     /// levels), the first ``holders(of:hitLimit:)`` copies the memory it reads and the next
@@ -58,10 +59,11 @@ struct HolderScan {
     /// a scan for several searches at once raises it).
     mutating func holders(of targets: [UInt], hitLimit: Int = HolderScan.hitLimit) -> [UInt: [Holder]] {
         guard !targets.isEmpty else { return [:] }
-        let hits: [UInt]
-        if keepsCopy, copy == nil {
+        if keepsCopy, !triedCopy {
+            triedCopy = true
             copy = takeCopy()
         }
+        let hits: [UInt]
         if let copy {
             hits = copy.scan(for: targets, hitLimit: hitLimit, bytesScanned: &bytesScanned)
             if hits.count >= hitLimit {
@@ -73,40 +75,13 @@ struct HolderScan {
         return holders(of: targets, hits: hits)
     }
 
-    /// The copy of every scanned region; `nil` when none could be made (then each scan reads
-    /// memory again). Stops at the deadline like a scan (what was copied is kept).
-    private mutating func takeCopy() -> MemoryCopySnapshot? {
+    /// Calls `body` with each scanned region's slices of ``slice`` bytes, in order, until it
+    /// returns `false` or the deadline passes (``wasCut``). Regions larger than
+    /// ``largestScannedRegion`` are skipped and counted in ``reservedBytesSkipped``.
+    private mutating func forEachSlice(_ body: (Range<UInt>) -> Bool) {
         let clock = ContinuousClock()
         reservedBytesSkipped = 0
-        var capacity: UInt = 0
         for region in walker.regions.regions where Self.isScanned(region) {
-            let size = region.end - region.start
-            if size <= Self.largestScannedRegion { capacity += size } else { reservedBytesSkipped += size }
-        }
-        guard capacity <= Self.largestCopy, let copy = MemoryCopySnapshot(capacity: capacity) else { return nil }
-        copying: for region in walker.regions.regions where Self.isScanned(region) {
-            guard region.end - region.start <= Self.largestScannedRegion else { continue }
-            var start = region.start
-            while start < region.end {
-                guard clock.now < deadline else {
-                    wasCut = true
-                    break copying
-                }
-                let end = min(region.end, start &+ UInt(Self.slice))
-                guard copy.add(start..<end) else { break copying }
-                start = end
-            }
-        }
-        return copy
-    }
-
-    /// The hits of one scan of the process's memory for `targets`.
-    private mutating func scanMemory(for targets: [UInt], hitLimit: Int) -> [UInt] {
-        let clock = ContinuousClock()
-        var hits: [UInt] = []
-        var buffer = [UInt](repeating: 0, count: hitLimit)
-        reservedBytesSkipped = 0
-        scan: for region in walker.regions.regions where Self.isScanned(region) {
             guard region.end - region.start <= Self.largestScannedRegion else {
                 reservedBytesSkipped += region.end - region.start
                 continue
@@ -115,26 +90,49 @@ struct HolderScan {
             while start < region.end {
                 guard clock.now < deadline else {
                     wasCut = true
-                    break scan
+                    return
                 }
                 let end = min(region.end, start &+ UInt(Self.slice))
-                var scanned = 0
-                let found = targets.withUnsafeBufferPointer { pointer in
-                    buffer.withUnsafeMutableBufferPointer { output in
-                        rdiag_scan_words(
-                            start, end, pointer.baseAddress!, pointer.count, output.baseAddress!,
-                            hitLimit - hits.count, &scanned)
-                    }
-                }
-                bytesScanned += scanned
-                // Copies of memory (this walk's and any other's) show the same words: they hold nothing.
-                hits += buffer.prefix(found).lazy.filter { !CopiedMemory.contains($0) }
-                if hits.count >= hitLimit {
-                    reachedHitLimit = true
-                    break scan
-                }
+                guard body(start..<end) else { return }
                 start = end
             }
+        }
+    }
+
+    /// The copy of every scanned region; `nil` when none could be made (then each scan reads
+    /// memory again). Stops at the deadline like a scan (what was copied is kept).
+    private mutating func takeCopy() -> MemoryCopySnapshot? {
+        let capacity = walker.regions.regions.reduce(UInt(0)) { total, region in
+            let size = region.end - region.start
+            return Self.isScanned(region) && size <= Self.largestScannedRegion ? total + size : total
+        }
+        guard capacity <= Self.largestCopy, let copy = MemoryCopySnapshot(capacity: capacity) else { return nil }
+        forEachSlice { copy.add($0) }
+        return copy
+    }
+
+    /// The hits of one scan of the process's memory for `targets`.
+    private mutating func scanMemory(for targets: [UInt], hitLimit: Int) -> [UInt] {
+        var hits: [UInt] = []
+        var buffer = [UInt](repeating: 0, count: hitLimit)
+        var read = 0
+        forEachSlice { slice in
+            var scanned = 0
+            let found = targets.withUnsafeBufferPointer { pointer in
+                buffer.withUnsafeMutableBufferPointer { output in
+                    rdiag_scan_words(
+                        slice.lowerBound, slice.upperBound, pointer.baseAddress!, pointer.count,
+                        output.baseAddress!, hitLimit - hits.count, &scanned)
+                }
+            }
+            read += scanned
+            // Copies of memory (this walk's and any other's) show the same words: they hold nothing.
+            hits += buffer.prefix(found).lazy.filter { !CopiedMemory.contains($0) }
+            return hits.count < hitLimit
+        }
+        bytesScanned += read
+        if hits.count >= hitLimit {
+            reachedHitLimit = true
         }
         return hits
     }
