@@ -152,6 +152,33 @@ extension CombineAdapterTests {
                 label: "PassthroughSubject<Int, Never>", outcome: outcome)
         }
 
+        /// A subscriber that subscribes again once its stream finished (as `retry` and `catch`
+        /// do with their own) starts a new stage: its values are the new stream's, never taken
+        /// for values after the first one's completion, although the thread's cache of stages
+        /// last found the first one under the same key.
+        @Test func aSubscriberSubscribingAgainAfterItsStreamFinishedIsANewStage() {
+            let engine = makeEngine()
+            let first = PassthroughSubject<Int, Never>()
+            let second = PassthroughSubject<Int, Never>()
+            let recorder = DemandRecorder<Int, Never>(initialDemand: .unlimited)
+            let outcome = instrumented(engine) { instrumentation in
+                let outcome = runTest(engine) {
+                    first.subscribe(recorder)
+                    first.send(1)
+                    first.send(2)
+                    first.send(completion: .finished)
+                    second.subscribe(recorder)
+                    second.send(3)
+                    second.send(completion: .finished)
+                }
+                #expect(instrumentation.statistics.subscriptionsTracked == 2)
+                return outcome
+            }
+            #expect(recorder.values == [1, 2, 3])
+            #expect(outcome.findings.isEmpty, "\(outcome.findings.map { engine.describe($0) })")
+            expectNoLiveSubscriptions(engine)
+        }
+
         @Test func aValueBeforeTheSubscriptionIsFound() {
             let engine = makeEngine()
             let outcome = instrumented(engine) { _ in

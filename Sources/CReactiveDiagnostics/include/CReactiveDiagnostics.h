@@ -280,6 +280,29 @@ uint64_t rdiag_stack_cache_owner(void);
 /// compared frame by frame; 0 when it holds none.
 uint32_t rdiag_stack_cache_lookup(uint64_t owner, uint64_t hash, const uintptr_t *_Nonnull frames, size_t count);
 
+/// The interner's hash of a stack: its innermost 16 frames and its depth (not stable across
+/// runs).
+uint64_t rdiag_stack_hash(const uintptr_t *_Nullable frames, size_t count);
+
+/// `rdiag_stack_cache_lookup` under the stack's own hash, which it writes to `hash` for the
+/// interner's slow path; 0 for an empty stack.
+uint32_t rdiag_stack_cache_find(uint64_t owner, const uintptr_t *_Nullable frames, size_t count,
+                                uint64_t *_Nonnull hash);
+
+/// Captures the calling thread's stack (at most `depth` frames, as `rdiag_capture_stack`) into
+/// the thread's capture buffer and returns the id the thread's cache holds for it under
+/// `owner`. When it holds none, returns 0 with `frames`, `count` and `hash` set for the
+/// interner (`frames` stays valid until the thread's next capture; `count` is 0 when nothing
+/// could be captured).
+uint32_t rdiag_capture_stack_cached(uint64_t owner, int depth, const uintptr_t *_Nullable *_Nonnull frames,
+                                    size_t *_Nonnull count, uint64_t *_Nonnull hash);
+
+/// `rdiag_capture_stack_cached` for the chain of async contexts from `context`, as
+/// `rdiag_async_chain` reads it.
+uint32_t rdiag_async_chain_cached(uint64_t owner, uintptr_t context, int depth,
+                                  const uintptr_t *_Nullable *_Nonnull frames, size_t *_Nonnull count,
+                                  uint64_t *_Nonnull hash);
+
 /// Remembers in the calling thread's cache that `owner` interned the `count` frames stored at
 /// `stored` (which must stay where they are while `owner` lives) as `id`.
 void rdiag_stack_cache_store(uint64_t owner, uint64_t hash, const uintptr_t *_Nonnull stored, size_t count, uint32_t id);

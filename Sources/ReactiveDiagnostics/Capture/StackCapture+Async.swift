@@ -47,12 +47,14 @@ extension StackCapture {
         } else {
             return capture(depth: depth, into: interner)
         }
-        return withUnsafeTemporaryAllocation(of: UInt.self, capacity: depth) { buffer in
-            let count = buffer.withMemoryRebound(to: UnsafeMutableRawPointer.self) { pointers in
-                Int(rdiag_async_chain(context, pointers.baseAddress!, Int32(depth)))
-            }
-            return interner.intern(UnsafeBufferPointer(rebasing: buffer[0..<max(count, 0)]))
+        var frames: UnsafePointer<UInt>?
+        var count = 0
+        var hash: UInt64 = 0
+        let cached = rdiag_async_chain_cached(interner.owner, context, Int32(depth), &frames, &count, &hash)
+        if cached != 0 {
+            return StackID(rawValue: cached)
         }
+        return interner.intern(UnsafeBufferPointer(start: frames, count: count), hash: hash)
     }
 }
 

@@ -30,12 +30,16 @@ import CReactiveDiagnostics
     @_spi(Integration) public static func capture(depth: Int, into interner: StackInterner) -> StackID {
         let depth = min(max(depth, 0), maximumDepth)
         guard depth > 0 else { return .none }
-        return withUnsafeTemporaryAllocation(of: UInt.self, capacity: depth) { buffer in
-            let count = buffer.withMemoryRebound(to: UnsafeMutableRawPointer.self) { pointers in
-                Int(rdiag_capture_stack(pointers.baseAddress!, Int32(depth)))
-            }
-            return interner.intern(UnsafeBufferPointer(rebasing: buffer[0..<max(count, 0)]))
+        // Captured, hashed and looked up in the thread's cache in one call: a stack captured
+        // before (most are) costs no Swift work here.
+        var frames: UnsafePointer<UInt>?
+        var count = 0
+        var hash: UInt64 = 0
+        let cached = rdiag_capture_stack_cached(interner.owner, Int32(depth), &frames, &count, &hash)
+        if cached != 0 {
+            return StackID(rawValue: cached)
         }
+        return interner.intern(UnsafeBufferPointer(start: frames, count: count), hash: hash)
     }
 
     /// Captures the calling thread's raw return addresses without interning them.

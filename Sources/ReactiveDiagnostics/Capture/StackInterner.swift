@@ -122,7 +122,7 @@ import _ReactiveDiagnosticsSupport
 
     private let shards: [Shard] = (0..<StackInterner.shardCount).map { _ in Shard() }
     /// This interner's number in the threads' caches (never reused).
-    private let owner = rdiag_stack_cache_owner()
+    let owner = rdiag_stack_cache_owner()
 
     /// Creates an empty interner.
     @_spi(Integration) public init() {}
@@ -131,13 +131,20 @@ import _ReactiveDiagnosticsSupport
     ///
     /// - Returns: The id of the stored stack, or ``StackID/none`` for an empty stack.
     @_spi(Integration) public func intern(_ frames: UnsafeBufferPointer<UInt>) -> StackID {
-        guard !frames.isEmpty else { return .none }
-        let frames = UnsafeBufferPointer(rebasing: frames[0..<min(frames.count, Int(UInt16.max))])
-        let hash = mixAddresses(frames)
-        let cached = rdiag_stack_cache_lookup(owner, hash, frames.baseAddress!, frames.count)
+        guard let start = frames.baseAddress, !frames.isEmpty else { return .none }
+        let count = min(frames.count, Int(UInt16.max))
+        var hash: UInt64 = 0
+        let cached = rdiag_stack_cache_find(owner, start, count, &hash)
         if cached != 0 {
             return StackID(rawValue: cached)
         }
+        return intern(UnsafeBufferPointer(start: start, count: count), hash: hash)
+    }
+
+    /// Interns `frames` that the calling thread's cache does not hold, under their
+    /// `rdiag_stack_hash`: one shard's lock, and the thread's cache remembers the stack.
+    func intern(_ frames: UnsafeBufferPointer<UInt>, hash: UInt64) -> StackID {
+        guard !frames.isEmpty else { return .none }
         let shardIndex = Int(truncatingIfNeeded: hash) & (Self.shardCount - 1)
         // The stored frames' address crosses the lock as a number (a pointer is not Sendable).
         let (local, stored) = shards[shardIndex].state.withLock { state -> (UInt32, UInt) in

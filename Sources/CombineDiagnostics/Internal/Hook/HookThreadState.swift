@@ -33,10 +33,11 @@ struct HookThreadState {
         let operatorID: OperatorNames.ID
     }
 
-    /// One cached stage.
+    /// One cached stage, valid while the stage table's generation is the one it was found at.
     struct CacheEntry {
         let key: StageKey
         let stage: Stage
+        let generation: UInt64
     }
 
     /// Entries in the stage cache (a power of two).
@@ -48,8 +49,6 @@ struct HookThreadState {
     var subscribes: [SubscribeFrame] = []
     var deliveries: [DeliveryFrame] = []
     var cancelDepth = 0
-    /// The stage table's generation the cache is valid for.
-    var cacheGeneration: UInt64 = 0
     var cache = [CacheEntry?](repeating: nil, count: HookThreadState.cacheSize)
 
     private static let key: pthread_key_t = {
@@ -102,7 +101,9 @@ struct HookThreadState {
         subscribes.removeAll(keepingCapacity: true)
         deliveries.removeAll(keepingCapacity: true)
         cancelDepth = 0
-        flushCache(generation: 0)
+        for index in cache.indices {
+            cache[index] = nil
+        }
     }
 
     // MARK: Stage cache
@@ -120,28 +121,22 @@ struct HookThreadState {
         return Int(truncatingIfNeeded: mixed >> UInt64(UInt64.bitWidth - cacheSize.trailingZeroBitCount))
     }
 
-    /// The cached stage of `key`, if the cache is still valid for the table's `generation`.
+    /// The cached stage of `key`, if it was found at the table's current `generation`.
+    ///
+    /// An entry of an older generation is left in place (and replaced by the next stage cached
+    /// in its slot): a generation changes whenever any stage leaves the table, at least once a
+    /// test, and emptying the whole cache each time cost more than the lookups it saved.
     @inline(__always)
-    mutating func cachedStage(_ key: StageKey, generation: UInt64) -> Stage? {
-        guard cacheGeneration == generation else {
-            flushCache(generation: generation)
+    func cachedStage(_ key: StageKey, generation: UInt64) -> Stage? {
+        guard let entry = cache[Self.slot(of: key)], entry.generation == generation, entry.key == key else {
             return nil
         }
-        guard let entry = cache[Self.slot(of: key)], entry.key == key else { return nil }
         return entry.stage
     }
 
     /// Remembers the active stage of `key` (found in the table at `generation`).
     @inline(__always)
     mutating func cache(_ stage: Stage, for key: StageKey, generation: UInt64) {
-        guard cacheGeneration == generation else { return }
-        cache[Self.slot(of: key)] = CacheEntry(key: key, stage: stage)
-    }
-
-    private mutating func flushCache(generation: UInt64) {
-        for index in cache.indices {
-            cache[index] = nil
-        }
-        cacheGeneration = generation
+        cache[Self.slot(of: key)] = CacheEntry(key: key, stage: stage, generation: generation)
     }
 }
