@@ -19,18 +19,40 @@ struct stack_cache_entry {
     uint32_t id;
 };
 
-static _Thread_local struct stack_cache_entry *stack_cache __attribute__((tls_model("initial-exec"))) = NULL;
-static pthread_key_t stack_cache_key;
-static pthread_once_t stack_cache_once = PTHREAD_ONCE_INIT;
+// What a thread keeps: the cache, and the frames of the last stack it captured (made on first
+// use, freed when the thread exits).
+struct thread_stacks {
+    struct stack_cache_entry cache[RDIAG_STACK_CACHE_SIZE];
+    uintptr_t captured[RDIAG_MAXIMUM_DEPTH];
+};
+
+static _Thread_local struct thread_stacks *thread_stacks __attribute__((tls_model("initial-exec"))) = NULL;
+static pthread_key_t thread_stacks_key;
+static pthread_once_t thread_stacks_once = PTHREAD_ONCE_INIT;
 static uint64_t next_owner = 0;
 
-static void free_stack_cache(void *cache) {
-    stack_cache = NULL;
-    free(cache);
+static void free_thread_stacks(void *stacks) {
+    thread_stacks = NULL;
+    free(stacks);
 }
 
-static void make_stack_cache_key(void) {
-    pthread_key_create(&stack_cache_key, free_stack_cache);
+static void make_thread_stacks_key(void) {
+    pthread_key_create(&thread_stacks_key, free_thread_stacks);
+}
+
+// The calling thread's stacks, made on first use; NULL when they cannot be.
+static struct thread_stacks *own_thread_stacks(void) {
+    struct thread_stacks *stacks = thread_stacks;
+    if (stacks == NULL) {
+        stacks = calloc(1, sizeof *stacks);
+        if (stacks == NULL) {
+            return NULL;
+        }
+        pthread_once(&thread_stacks_once, make_thread_stacks_key);
+        pthread_setspecific(thread_stacks_key, stacks);
+        thread_stacks = stacks;
+    }
+    return stacks;
 }
 
 uint64_t rdiag_stack_cache_owner(void) {
@@ -53,33 +75,20 @@ uint32_t rdiag_stack_cache_find(uint64_t owner, const uintptr_t *frames, size_t 
     return count == 0 ? 0 : rdiag_stack_cache_lookup(owner, *hash, frames, count);
 }
 
-// The frames of the last stack the thread captured (one buffer a thread, made on first use and
-// freed with the thread's cache).
-static _Thread_local uintptr_t *capture_buffer __attribute__((tls_model("initial-exec"))) = NULL;
-static pthread_key_t capture_buffer_key;
-static pthread_once_t capture_buffer_once = PTHREAD_ONCE_INIT;
-
-static void free_capture_buffer(void *buffer) {
-    capture_buffer = NULL;
-    free(buffer);
-}
-
-static void make_capture_buffer_key(void) {
-    pthread_key_create(&capture_buffer_key, free_capture_buffer);
-}
-
-static uintptr_t *thread_capture_buffer(void) {
-    uintptr_t *buffer = capture_buffer;
-    if (buffer == NULL) {
-        buffer = malloc(RDIAG_MAXIMUM_DEPTH * sizeof(uintptr_t));
-        if (buffer == NULL) {
-            return NULL;
-        }
-        pthread_once(&capture_buffer_once, make_capture_buffer_key);
-        pthread_setspecific(capture_buffer_key, buffer);
-        capture_buffer = buffer;
+// Clears a capture's results and returns the thread's buffer for it, with `depth` clamped to
+// the buffer; NULL when there is none.
+static uintptr_t *begin_capture(int *depth, const uintptr_t **frames, size_t *count, uint64_t *hash) {
+    *frames = NULL;
+    *count = 0;
+    *hash = 0;
+    struct thread_stacks *stacks = own_thread_stacks();
+    if (stacks == NULL) {
+        return NULL;
     }
-    return buffer;
+    if (*depth > RDIAG_MAXIMUM_DEPTH) {
+        *depth = RDIAG_MAXIMUM_DEPTH;
+    }
+    return stacks->captured;
 }
 
 // Looks up the `captured` frames the thread's buffer holds (see rdiag_capture_stack_cached).
@@ -95,40 +104,28 @@ static uint32_t find_captured(uint64_t owner, uintptr_t *buffer, int captured, c
 
 __attribute__((noinline))
 uint32_t rdiag_capture_stack_cached(uint64_t owner, int depth, const uintptr_t **frames, size_t *count, uint64_t *hash) {
-    *frames = NULL;
-    *count = 0;
-    *hash = 0;
-    uintptr_t *buffer = thread_capture_buffer();
+    uintptr_t *buffer = begin_capture(&depth, frames, count, hash);
     if (buffer == NULL) {
         return 0;
-    }
-    if (depth > RDIAG_MAXIMUM_DEPTH) {
-        depth = RDIAG_MAXIMUM_DEPTH;
     }
     return find_captured(owner, buffer, rdiag_capture_stack((void **)buffer, depth), frames, count, hash);
 }
 
 uint32_t rdiag_async_chain_cached(uint64_t owner, uintptr_t context, int depth, const uintptr_t **frames,
                                   size_t *count, uint64_t *hash) {
-    *frames = NULL;
-    *count = 0;
-    *hash = 0;
-    uintptr_t *buffer = thread_capture_buffer();
+    uintptr_t *buffer = begin_capture(&depth, frames, count, hash);
     if (buffer == NULL) {
         return 0;
-    }
-    if (depth > RDIAG_MAXIMUM_DEPTH) {
-        depth = RDIAG_MAXIMUM_DEPTH;
     }
     return find_captured(owner, buffer, rdiag_async_chain(context, (void **)buffer, depth), frames, count, hash);
 }
 
 uint32_t rdiag_stack_cache_lookup(uint64_t owner, uint64_t hash, const uintptr_t *frames, size_t count) {
-    struct stack_cache_entry *cache = stack_cache;
-    if (cache == NULL) {
+    struct thread_stacks *stacks = thread_stacks;
+    if (stacks == NULL) {
         return 0;
     }
-    const struct stack_cache_entry *entry = &cache[(hash >> 7) & (RDIAG_STACK_CACHE_SIZE - 1)];
+    const struct stack_cache_entry *entry = &stacks->cache[(hash >> 7) & (RDIAG_STACK_CACHE_SIZE - 1)];
     if (entry->owner != owner || entry->hash != hash || entry->count != count
         || memcmp(entry->frames, frames, count * sizeof(uintptr_t)) != 0) {
         return 0;
@@ -137,17 +134,11 @@ uint32_t rdiag_stack_cache_lookup(uint64_t owner, uint64_t hash, const uintptr_t
 }
 
 void rdiag_stack_cache_store(uint64_t owner, uint64_t hash, const uintptr_t *stored, size_t count, uint32_t id) {
-    struct stack_cache_entry *cache = stack_cache;
-    if (cache == NULL) {
-        cache = calloc(RDIAG_STACK_CACHE_SIZE, sizeof(struct stack_cache_entry));
-        if (cache == NULL) {
-            return;
-        }
-        pthread_once(&stack_cache_once, make_stack_cache_key);
-        pthread_setspecific(stack_cache_key, cache);
-        stack_cache = cache;
+    struct thread_stacks *stacks = own_thread_stacks();
+    if (stacks == NULL) {
+        return;
     }
-    struct stack_cache_entry *entry = &cache[(hash >> 7) & (RDIAG_STACK_CACHE_SIZE - 1)];
+    struct stack_cache_entry *entry = &stacks->cache[(hash >> 7) & (RDIAG_STACK_CACHE_SIZE - 1)];
     entry->owner = owner;
     entry->hash = hash;
     entry->frames = stored;

@@ -51,10 +51,7 @@ extension StackCapture {
         var count = 0
         var hash: UInt64 = 0
         let cached = rdiag_async_chain_cached(interner.owner, context, Int32(depth), &frames, &count, &hash)
-        if cached != 0 {
-            return StackID(rawValue: cached)
-        }
-        return interner.intern(UnsafeBufferPointer(start: frames, count: count), hash: hash)
+        return interner.interned(cached: cached, frames: frames, count: count, hash: hash)
     }
 }
 

@@ -36,10 +36,7 @@ import CReactiveDiagnostics
         var count = 0
         var hash: UInt64 = 0
         let cached = rdiag_capture_stack_cached(interner.owner, Int32(depth), &frames, &count, &hash)
-        if cached != 0 {
-            return StackID(rawValue: cached)
-        }
-        return interner.intern(UnsafeBufferPointer(start: frames, count: count), hash: hash)
+        return interner.interned(cached: cached, frames: frames, count: count, hash: hash)
     }
 
     /// Captures the calling thread's raw return addresses without interning them.

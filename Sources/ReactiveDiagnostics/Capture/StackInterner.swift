@@ -19,8 +19,8 @@ import _ReactiveDiagnosticsSupport
 /// ```
 ///
 /// Complexity: O(depth) per intern when the stack is known; amortized O(depth) when new.
-/// Memory: the frames, 22 bytes of tables per distinct stack, and 1 KiB of cache per
-/// thread that interns.
+/// Memory: the frames, 22 bytes of tables per distinct stack, and 8 KiB per thread that
+/// captures or interns (its cache of 128 stacks and its capture buffer).
 @_spi(Integration) public final class StackInterner: Sendable {
     static let shardBits: UInt32 = 4
     static let shardCount = 1 << shardBits
@@ -139,6 +139,12 @@ import _ReactiveDiagnosticsSupport
             return StackID(rawValue: cached)
         }
         return intern(UnsafeBufferPointer(start: start, count: count), hash: hash)
+    }
+
+    /// The id `rdiag_capture_stack_cached` (or `rdiag_async_chain_cached`) found in the thread's
+    /// cache, else the frames it captured, interned under the hash it computed.
+    func interned(cached: UInt32, frames: UnsafePointer<UInt>?, count: Int, hash: UInt64) -> StackID {
+        cached != 0 ? StackID(rawValue: cached) : intern(UnsafeBufferPointer(start: frames, count: count), hash: hash)
     }
 
     /// Interns `frames` that the calling thread's cache does not hold, under their

@@ -12,9 +12,9 @@ import _ReactiveDiagnosticsBenchmarkHarness
 /// end of the run (`mallinfo2`, printed by the generated suite when its bundle finishes) from the
 /// first class's 100 tests to all 2,000, per test added, diagnosed minus plain: XCTest on Linux
 /// keeps every test case instance to the end, which the plain run pays as much as the diagnosed
-/// one, so only what diagnostics keep per test remains. Not peaks: an early transient (the
-/// symbol tables read at the first checkpoint) set the first class's peak above what the
-/// diagnosed run held at its end, and growth under it read as negative (−1.6 to −2.0 KB a test).
+/// one, so only what diagnostics keep per test remains. Not peaks: the diagnosed run peaks on a
+/// transient of about 10 MB that a single test already reaches (symbol and line tables read),
+/// and growth under it read as negative (−1.6 to −2.0 KB a test).
 ///
 /// The package is generated under `.build/benchmarks/long-suite` (its sources are rewritten
 /// only when they change) and built there once; later runs reuse the build (an incremental
@@ -378,7 +378,7 @@ enum LongSuiteBenchmarks {
 
             func testBundleDidFinish(_ testBundle: Bundle) {
                 let bytes = long_suite_heap_in_use()
-                if bytes > 0 { print("long-suite heap in use: \\(bytes)") }
+                if bytes > 0 { print("\(heapLinePrefix)\\(bytes)") }
             }
         }
 
